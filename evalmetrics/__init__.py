@@ -1,0 +1,58 @@
+"""evalmetrics: evaluation metrics from scratch in NumPy.
+
+One module per idea, each mirrored by a chapter of the handbook:
+
+========================  ==================================================
+``arrays``                input validation, :func:`ratio`
+``counts``                confusion matrix, :class:`BinaryCounts`
+``rates``                 accuracy, precision, recall, F-beta, MCC, kappa
+``averaging``             macro, micro and weighted averages over classes
+``curves``                :func:`threshold_table`, ROC and precision-recall
+``ranking``               the AUC as a probability (pairs, ranks)
+``costs``                 cost curves and cost-optimal thresholds
+``calibration``           Brier score and decomposition, reliability, Platt
+``regression``            MSE, RMSE, MAE, MAPE, R-squared
+``cross_validation``      splitters and out-of-fold probabilities
+``intervals``             Wald, Wilson and bootstrap intervals
+``models``                logistic regression and Gaussian naive Bayes
+``datasets``              synthetic data and the breast-cancer loader
+``worked_example``        the twelve units, the graded parts, six households
+========================  ==================================================
+
+Every public function is importable from ``evalmetrics`` itself.  numpy is
+the only hard dependency: scikit-learn, SciPy and matplotlib are imported
+inside the few functions that need them.
+"""
+
+from . import (
+    arrays,
+    averaging,
+    calibration,
+    costs,
+    counts,
+    cross_validation,
+    curves,
+    datasets,
+    intervals,
+    models,
+    ranking,
+    rates,
+    regression,
+    worked_example,
+)
+from .arrays import *  # noqa: F401,F403
+from .averaging import *  # noqa: F401,F403
+from .calibration import *  # noqa: F401,F403
+from .costs import *  # noqa: F401,F403
+from .counts import *  # noqa: F401,F403
+from .cross_validation import *  # noqa: F401,F403
+from .curves import *  # noqa: F401,F403
+from .datasets import *  # noqa: F401,F403
+from .intervals import *  # noqa: F401,F403
+from .models import *  # noqa: F401,F403
+from .ranking import *  # noqa: F401,F403
+from .rates import *  # noqa: F401,F403
+from .regression import *  # noqa: F401,F403
+from .worked_example import *  # noqa: F401,F403
+
+__version__ = "0.1.0"

@@ -1,0 +1,256 @@
+"""The confusion matrix and the four counts of a binary decision.
+
+Layout follows scikit-learn: rows are the actual classes, columns the
+predicted ones, classes in sorted order, so for labels {0, 1} the negative
+class comes first and ``confusion_matrix(y, y_hat).ravel()`` is
+``TN, FP, FN, TP``.
+
+The worked example used in every docstring is the twelve inspection units:
+scores 0.95, 0.85, 0.80, 0.70, 0.65, 0.55, 0.40, 0.40, 0.30, 0.20, 0.15,
+0.10, with units 1, 3, 5 and 8 faulty (the positive class).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import arrays
+
+__all__ = [
+    "BinaryCounts",
+    "binary_counts",
+    "confusion_matrix",
+    "counts_at_threshold",
+    "counts_from_matrix",
+    "one_vs_rest",
+]
+
+
+@dataclass(frozen=True)
+class BinaryCounts:
+    """True positives, false positives, false negatives and true negatives.
+
+    The fields are numbers, or equal-length arrays when the counts describe
+    several classes at once (see :func:`one_vs_rest`) or several thresholds.
+    With sample weights they are weighted counts (floats).
+
+    Examples
+    --------
+    >>> c = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+    >>> c.positives, c.negatives, c.total
+    (4, 8, 12)
+    """
+
+    tp: int | float | np.ndarray
+    fp: int | float | np.ndarray
+    fn: int | float | np.ndarray
+    tn: int | float | np.ndarray
+
+    @property
+    def positives(self):
+        """P = TP + FN, the examples that truly are positive."""
+        return self.tp + self.fn
+
+    @property
+    def negatives(self):
+        """N = FP + TN, the examples that truly are negative."""
+        return self.fp + self.tn
+
+    @property
+    def flagged(self):
+        """TP + FP, the examples predicted positive."""
+        return self.tp + self.fp
+
+    @property
+    def unflagged(self):
+        """FN + TN, the examples predicted negative."""
+        return self.fn + self.tn
+
+    @property
+    def total(self):
+        """n, the number of examples."""
+        return self.tp + self.fp + self.fn + self.tn
+
+    def as_matrix(self):
+        """The 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` (rows actual)."""
+        return np.array([[self.tn, self.fp], [self.fn, self.tp]])
+
+    def ravel(self):
+        """``(TN, FP, FN, TP)``, the order of scikit-learn's ``ravel()``."""
+        return self.tn, self.fp, self.fn, self.tp
+
+
+def _count(mask, weights):
+    if weights is None:
+        return int(np.count_nonzero(mask))
+    return float(np.sum(weights[mask]))
+
+
+def _binary_counts_from_masks(is_positive, is_flagged, weights=None):
+    """Counts from validated boolean masks (internal, no checks)."""
+    tp = _count(is_positive & is_flagged, weights)
+    fp = _count(~is_positive & is_flagged, weights)
+    fn = _count(is_positive & ~is_flagged, weights)
+    tn = _count(~is_positive & ~is_flagged, weights)
+    return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
+def binary_counts(y_true, y_pred, *, pos_label=None, sample_weight=None):
+    """Count TP, FP, FN and TN of binary predictions.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n,)
+        True and predicted labels.  Labels {0, 1}, {-1, 1} or booleans need
+        no ``pos_label``; any other pair of labels does.
+    pos_label : label, optional
+        The positive class.
+    sample_weight : array_like of shape (n,), optional
+        Weights; the counts are then sums of weights.
+
+    Returns
+    -------
+    BinaryCounts
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> binary_counts(units.y_true, units.y_score >= 0.5)
+    BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+    """
+    is_positive, is_flagged, weights = arrays.binary_pair(
+        y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _binary_counts_from_masks(is_positive, is_flagged, weights)
+
+
+def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_weight=None):
+    """Counts of the decision "flag when the score is at least ``threshold``".
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> counts_at_threshold(units.y_true, units.y_score, 0.4)
+    BinaryCounts(tp=4, fp=4, fn=0, tn=4)
+    """
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    threshold = float(threshold)
+    if np.isnan(threshold):
+        raise ValueError("threshold must be a number, got NaN")
+    return _binary_counts_from_masks(is_positive, values >= threshold, weights)
+
+
+def _matrix_from_codes(true_codes, pred_codes, n_classes, weights=None):
+    """K x K matrix from integer codes with one bincount pass (internal)."""
+    flat = true_codes.astype(np.intp, copy=False) * n_classes + pred_codes
+    counts = np.bincount(flat, weights=weights, minlength=n_classes * n_classes)
+    if weights is None:
+        counts = counts.astype(np.int64, copy=False)
+    return counts.reshape(n_classes, n_classes)
+
+
+def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
+    """The K x K confusion matrix, rows actual and columns predicted.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n,)
+        True and predicted labels of any sortable type.
+    labels : array_like, optional
+        The classes and their order.  By default the sorted union of both
+        arrays.  Rows whose labels are not listed are ignored.
+    sample_weight : array_like of shape (n,), optional
+    normalize : {"true", "pred", "all"}, optional
+        Divide by the row sums, the column sums or the total.  A row or
+        column with no examples gives zeros, as in scikit-learn.
+
+    Returns
+    -------
+    ndarray of shape (K, K)
+        Integer counts, or floats when weighted or normalized.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> confusion_matrix(units.y_true, (units.y_score >= 0.5).astype(int))
+    array([[5, 3],
+           [1, 3]])
+    """
+    if normalize not in (None, "true", "pred", "all"):
+        raise ValueError(f'normalize must be None, "true", "pred" or "all", got {normalize!r}')
+    encoded = arrays.encode_labels(y_true, y_pred, labels=labels)
+    n_rows = len(arrays.column(y_true, "y_true"))
+    weights = arrays.sample_weights(sample_weight, n_rows)
+    if weights is not None and encoded.kept is not None:
+        weights = weights[encoded.kept]
+    matrix = _matrix_from_codes(encoded.true_codes, encoded.pred_codes, len(encoded.labels), weights)
+    if normalize is None:
+        return matrix
+    matrix = matrix.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if normalize == "true":
+            matrix = matrix / matrix.sum(axis=1, keepdims=True)
+        elif normalize == "pred":
+            matrix = matrix / matrix.sum(axis=0, keepdims=True)
+        else:
+            matrix = matrix / matrix.sum()
+    return np.nan_to_num(matrix)
+
+
+def _square_matrix(matrix, name="matrix"):
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] < 2:
+        raise ValueError(f"{name} must be a square K x K array with K >= 2, got shape {matrix.shape}")
+    if matrix.dtype.kind not in "iuf" or not np.all(np.isfinite(matrix)):
+        raise TypeError(f"{name} must contain finite numbers")
+    if np.any(matrix < 0):
+        raise ValueError(f"{name} must contain non-negative counts")
+    return matrix
+
+
+def one_vs_rest(matrix):
+    """One-versus-rest counts of every class of a K x K confusion matrix.
+
+    Class k is positive and all others negative: a false positive for k is
+    an error in column k, a false negative an error in row k.
+
+    Returns
+    -------
+    BinaryCounts
+        Fields are arrays of length K.
+
+    Examples
+    --------
+    >>> grades = np.array([[46, 3, 1], [5, 9, 1], [1, 2, 2]])
+    >>> c = one_vs_rest(grades)
+    >>> c.tp, c.fp, c.fn
+    (array([46,  9,  2]), array([6, 5, 2]), array([4, 6, 3]))
+    """
+    matrix = _square_matrix(matrix)
+    tp = np.diag(matrix).copy()
+    fp = matrix.sum(axis=0) - tp
+    fn = matrix.sum(axis=1) - tp
+    tn = matrix.sum() - tp - fp - fn
+    return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
+def counts_from_matrix(matrix):
+    """Binary counts from a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.
+
+    Examples
+    --------
+    >>> counts_from_matrix([[5, 3], [1, 3]])
+    BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+    """
+    matrix = _square_matrix(matrix)
+    if matrix.shape != (2, 2):
+        raise ValueError(f"matrix must be 2 x 2 for binary counts, got shape {matrix.shape}")
+    (tn, fp), (fn, tp) = matrix.tolist()
+    return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)

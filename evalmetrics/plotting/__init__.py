@@ -1,0 +1,8 @@
+"""Figures of the handbook, in one four-colour, colour-blind-safe palette.
+
+matplotlib is imported only when a plotting function is called, so the rest
+of the package works without it.  Each submodule draws the figures of one
+idea; they are all re-exported here.
+"""
+
+from ._style import BLUE, GREEN, ORANGE, PALETTE, VERMILION  # noqa: F401
