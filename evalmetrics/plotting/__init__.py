@@ -6,3 +6,4 @@ idea; they are all re-exported here.
 """
 
 from ._style import BLUE, GREEN, ORANGE, PALETTE, VERMILION  # noqa: F401
+from .overview import *  # noqa: F401,F403
