@@ -10,7 +10,8 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``curves``                :func:`threshold_table`, ROC and precision-recall
 ``ranking``               the AUC as a probability (pairs, ranks)
 ``costs``                 cost curves and cost-optimal thresholds
-``calibration``           Brier score and decomposition, reliability, Platt
+``calibration``           Brier score and decomposition, reliability, CORP
+``recalibration``         Platt scaling, isotonic regression, PlattCalibrated
 ``regression``            MSE, RMSE, MAE, MAPE, R-squared
 ``cross_validation``      splitters and out-of-fold probabilities
 ``intervals``             Wald, Wilson and bootstrap intervals
@@ -37,6 +38,7 @@ from . import (
     models,
     ranking,
     rates,
+    recalibration,
     regression,
     worked_example,
 )
@@ -52,6 +54,7 @@ from .intervals import *  # noqa: F401,F403
 from .models import *  # noqa: F401,F403
 from .ranking import *  # noqa: F401,F403
 from .rates import *  # noqa: F401,F403
+from .recalibration import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .worked_example import *  # noqa: F401,F403
 

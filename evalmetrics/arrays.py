@@ -53,7 +53,7 @@ def check_zero_division(zero_division):
     return value
 
 
-def ratio(numerator, denominator, zero_division="warn", *, what="ratio"):
+def ratio(numerator, denominator, *, zero_division="warn", what="ratio"):
     """Divide, replacing 0/0 (or x/0) by ``zero_division``.
 
     Parameters

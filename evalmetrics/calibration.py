@@ -1,3 +1,436 @@
-"""(being written)"""
+"""How good are predicted probabilities? Brier score, reliability, ECE, CORP.
 
-__all__ = []
+* :func:`brier_score` -- the mean squared error of the probabilities, a
+  proper scoring rule (scikit-learn's ``brier_score_loss``).
+* :func:`brier_decomposition` -- Murphy's exact split of the Brier score into
+  reliability, resolution and uncertainty over the distinct forecast values.
+* :func:`binned_brier_decomposition` -- the same split after binning, which
+  describes the *binned* forecaster and so is not exact for the original.
+* :func:`reliability_curve` and :func:`expected_calibration_error` -- the
+  binned reliability diagram (bins as in scikit-learn's ``calibration_curve``)
+  and its weighted mean gap.
+* :func:`corp_reliability` -- the CORP reliability diagram of Dimitriadis,
+  Gneiting and Jordan (2021): isotonic recalibration needs no bins, and gives
+  an exact miscalibration / discrimination / uncertainty split.
+
+Recalibration maps (Platt scaling, isotonic regression) live in
+:mod:`evalmetrics.recalibration`.
+
+The docstring examples use the twelve units of
+:func:`evalmetrics.worked_example.twelve_units` with their scores read as
+probabilities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import arrays
+from .recalibration import _pav
+
+__all__ = [
+    "BinnedBrierDecomposition",
+    "BrierDecomposition",
+    "CorpReliability",
+    "ReliabilityCurve",
+    "binned_brier_decomposition",
+    "brier_decomposition",
+    "brier_score",
+    "corp_reliability",
+    "expected_calibration_error",
+    "reliability_curve",
+]
+
+_STRATEGIES = ("uniform", "quantile")
+
+
+# ---------------------------------------------------------------------------
+# results
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BrierDecomposition:
+    """Murphy's decomposition: ``brier_score = reliability - resolution + uncertainty``.
+
+    ``brier_score`` is computed directly from the rows; the identity holds
+    to rounding error because the groups are the distinct forecast values.
+    """
+
+    reliability: float  # weighted mean of (forecast - observed share)^2; 0 is perfect
+    resolution: float  # weighted mean of (observed share - base rate)^2; larger is better
+    uncertainty: float  # base rate * (1 - base rate), the Brier score of the base rate
+    brier_score: float
+
+
+@dataclass(frozen=True)
+class BinnedBrierDecomposition:
+    """The decomposition of a *binned* forecaster, next to the original score.
+
+    Binning replaces every forecast by its bin's mean forecast.  The three
+    terms are exact for that binned forecaster, whose score is
+    ``binned_brier_score``; ``brier_score`` is the original forecaster's.
+    Their ``difference`` (original minus binned) equals
+    ``within_bin_variance - 2 * within_bin_covariance``, the two extra terms of
+    Stephenson, Coelho and Jolliffe (2008).
+    """
+
+    reliability: float
+    resolution: float
+    uncertainty: float
+    binned_brier_score: float
+    brier_score: float
+    difference: float
+    within_bin_variance: float  # spread of the forecasts inside their bins
+    within_bin_covariance: float  # how forecasts and outcomes co-vary inside bins
+
+
+class ReliabilityCurve(NamedTuple):
+    """Points of a binned reliability diagram, one per non-empty bin.
+
+    The order is (x, y, size): mean forecast, observed share of positives,
+    number of rows.  scikit-learn's ``calibration_curve`` returns
+    ``(prob_true, prob_pred)``, the first two fields swapped.
+    """
+
+    mean_predicted: np.ndarray
+    fraction_positive: np.ndarray
+    count: np.ndarray
+
+
+@dataclass(frozen=True)
+class CorpReliability:
+    """The CORP reliability diagram and its score decomposition.
+
+    ``forecast`` holds the distinct forecast values in increasing order,
+    ``calibrated`` the isotonic (PAV) estimate of P(Y = 1 | forecast) at each
+    and ``count`` how many rows share it; ``recalibrated`` is the recalibrated
+    probability of every row, in the input order.  The Brier score splits
+    exactly as ``brier_score = miscalibration - discrimination + uncertainty``.
+    """
+
+    forecast: np.ndarray
+    calibrated: np.ndarray
+    count: np.ndarray
+    recalibrated: np.ndarray
+    brier_score: float
+    miscalibration: float  # BS(original) - BS(recalibrated) >= 0
+    discrimination: float  # BS(base rate) - BS(recalibrated) >= 0
+    uncertainty: float  # BS(base rate)
+
+
+# ---------------------------------------------------------------------------
+# validation shared by the public functions
+# ---------------------------------------------------------------------------
+
+def _check_binning(n_bins, strategy):
+    n_bins = arrays.positive_int(n_bins, "n_bins")
+    if strategy not in _STRATEGIES:
+        raise ValueError(f'strategy must be "uniform" or "quantile", got {strategy!r}')
+    return n_bins
+
+
+def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
+    is_positive, prob, weights = arrays.binary_scores(
+        y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
+        score_name="y_prob", probability=True,
+    )
+    if weights is not None and not weights.sum() > 0:
+        raise ValueError("sample_weight sums to zero")
+    return is_positive.astype(float), prob, weights
+
+
+# ---------------------------------------------------------------------------
+# private computations on clean input (y: float 0/1, p: probabilities)
+# ---------------------------------------------------------------------------
+
+def _brier(y, p, weights=None):
+    return float(np.average((p - y) ** 2, weights=weights))
+
+
+def _three_terms(forecast, observed, mass, base_rate):
+    """Reliability, resolution, uncertainty from groups with weights ``mass`` (sum 1)."""
+    reliability = float(np.sum(mass * (forecast - observed) ** 2))
+    resolution = float(np.sum(mass * (observed - base_rate) ** 2))
+    return reliability, resolution, base_rate * (1.0 - base_rate)
+
+
+def _decompose(y, p):
+    values, group = np.unique(p, return_inverse=True)
+    size = np.bincount(group).astype(float)
+    observed = np.bincount(group, weights=y) / size
+    base_rate = float(np.mean(y))
+    terms = _three_terms(values, observed, size / len(y), base_rate)
+    return BrierDecomposition(*terms, brier_score=_brier(y, p))
+
+
+def _bin_ids(p, n_bins, strategy):
+    """Bin of each probability, exactly as scikit-learn's ``calibration_curve``.
+
+    Interior edges only, ``searchsorted`` with side="left": a value equal to
+    an edge goes to the bin *below* it (bins closed on the right), and 0 and
+    1 land in the first and last bins.
+    """
+    if strategy == "quantile":
+        edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
+    else:
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    return np.searchsorted(edges[1:-1], p)
+
+
+def _binned(y, p, n_bins, strategy):
+    ids = _bin_ids(p, n_bins, strategy)
+    size = np.bincount(ids, minlength=n_bins)
+    sum_prob = np.bincount(ids, weights=p, minlength=n_bins)
+    sum_true = np.bincount(ids, weights=y, minlength=n_bins)
+    kept = size != 0
+    return ids, size[kept], sum_prob[kept] / size[kept], sum_true[kept] / size[kept]
+
+
+def _reliability_curve(y, p, n_bins, strategy):
+    _, size, mean_prob, share = _binned(y, p, n_bins, strategy)
+    return ReliabilityCurve(mean_prob, share, size)
+
+
+def _ece(y, p, n_bins, strategy):
+    _, size, mean_prob, share = _binned(y, p, n_bins, strategy)
+    return float(np.sum(size * np.abs(mean_prob - share)) / len(y))
+
+
+def _binned_decompose(y, p, n_bins, strategy):
+    ids, size, mean_prob, share = _binned(y, p, n_bins, strategy)
+    # Re-index the non-empty bins 0..K-1 so that per-row lookups line up.
+    row_bin = np.unique(ids, return_inverse=True)[1]
+    base_rate = float(np.mean(y))
+    terms = _three_terms(mean_prob, share, size / len(y), base_rate)
+    binned_forecast = mean_prob[row_bin]
+    binned_score = _brier(y, binned_forecast)
+    original = _brier(y, p)
+    spread = p - binned_forecast
+    variance = float(np.mean(spread**2))
+    covariance = float(np.mean(spread * (y - share[row_bin])))
+    return BinnedBrierDecomposition(
+        *terms, binned_brier_score=binned_score, brier_score=original,
+        difference=original - binned_score, within_bin_variance=variance,
+        within_bin_covariance=covariance,
+    )
+
+
+def _corp(y, p):
+    order = np.argsort(p, kind="stable")
+    values, first, size = np.unique(p[order], return_index=True, return_counts=True)
+    # Tied forecasts must get one recalibrated value: pool them before PAV,
+    # with their group size as weight.
+    positives = np.add.reduceat(y[order], first)
+    calibrated = _pav(positives / size, size.astype(float))
+    recalibrated = calibrated[np.searchsorted(values, p)]
+    original = _brier(y, p)
+    after = _brier(y, recalibrated)
+    base_rate = float(np.mean(y))
+    uncertainty = _brier(y, np.full_like(y, base_rate))
+    return CorpReliability(
+        forecast=values, calibrated=calibrated, count=size, recalibrated=recalibrated,
+        brier_score=original, miscalibration=original - after,
+        discrimination=uncertainty - after, uncertainty=uncertainty,
+    )
+
+
+# ---------------------------------------------------------------------------
+# public functions
+# ---------------------------------------------------------------------------
+
+def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
+    """Brier score: the mean squared difference between probability and outcome.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Binary labels.
+    y_prob : array_like of shape (n,)
+        Predicted probabilities of the positive class, in [0, 1].
+    pos_label : label, optional
+        The positive class; needed unless the labels are {0, 1}, {-1, 1} or
+        booleans.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights.
+
+    Returns
+    -------
+    float
+        Between 0 (perfect) and 1.  This is the one-column normalisation of
+        scikit-learn's ``brier_score_loss``; summing over both classes'
+        probability vectors gives twice this value.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> round(brier_score(u.y_true, u.y_score), 6)
+    0.196875
+    """
+    y, p, w = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _brier(y, p, w)
+
+
+def brier_decomposition(y_true, y_prob, *, pos_label=None):
+    """Murphy's reliability-resolution decomposition over distinct forecasts.
+
+    Rows sharing a forecast value form a group with observed share of
+    positives ``o_k``; with ``pi`` the overall share,
+    ``REL = sum n_k/n (f_k - o_k)^2``, ``RES = sum n_k/n (o_k - pi)^2`` and
+    ``UNC = pi (1 - pi)``, and ``BS = REL - RES + UNC`` holds exactly.
+
+    Parameters
+    ----------
+    y_true, y_prob, pos_label
+        As in :func:`brier_score`.
+
+    Returns
+    -------
+    BrierDecomposition
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> d = brier_decomposition(u.y_true, u.y_score)
+    >>> round(d.uncertainty, 4), round(d.reliability - d.resolution + d.uncertainty, 6)
+    (0.2222, 0.196875)
+    """
+    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
+    return _decompose(y, p)
+
+
+def binned_brier_decomposition(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None):
+    """The decomposition after binning the forecasts, and what binning changed.
+
+    Every forecast is replaced by the mean forecast of its bin (bins as in
+    :func:`reliability_curve`).  Reliability, resolution and uncertainty are
+    exact for that binned forecaster, not for the original one: the two
+    scores differ by ``difference``.
+
+    Parameters
+    ----------
+    y_true, y_prob, pos_label
+        As in :func:`brier_score`.
+    n_bins : int, default 10
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins on [0, 1], or edges at quantiles of ``y_prob``.
+
+    Returns
+    -------
+    BinnedBrierDecomposition
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> b = binned_brier_decomposition(u.y_true, u.y_score, n_bins=2)
+    >>> round(b.brier_score, 4), round(b.binned_brier_score, 4)
+    (0.1969, 0.2299)
+    """
+    n_bins = _check_binning(n_bins, strategy)
+    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
+    return _binned_decompose(y, p, n_bins, strategy)
+
+
+def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label=None):
+    """Mean forecast and observed share of positives in each non-empty bin.
+
+    Bins are closed on the right, as in scikit-learn's ``calibration_curve``:
+    with two uniform bins, 0.5 belongs to the lower one.  Empty bins are
+    dropped, so fewer than ``n_bins`` points may come back.
+
+    Parameters
+    ----------
+    y_true, y_prob, pos_label
+        As in :func:`brier_score`.
+    n_bins : int, default 5
+        Number of bins (scikit-learn's default).
+    strategy : {"uniform", "quantile"}, default "uniform"
+        Equal-width bins on [0, 1], or edges at the ``np.percentile`` of
+        ``y_prob`` (equal counts up to ties).
+
+    Returns
+    -------
+    ReliabilityCurve
+        ``(mean_predicted, fraction_positive, count)``.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> curve = reliability_curve(u.y_true, u.y_score, n_bins=2)
+    >>> curve.mean_predicted.round(4), curve.fraction_positive.round(4), curve.count
+    (array([0.2583, 0.75  ]), array([0.1667, 0.5   ]), array([6, 6]))
+    """
+    n_bins = _check_binning(n_bins, strategy)
+    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
+    return _reliability_curve(y, p, n_bins, strategy)
+
+
+def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None):
+    """Expected calibration error: the size-weighted mean gap of the reliability curve.
+
+    ``ECE = sum_k (n_k / n) |mean forecast_k - observed share_k|`` over the
+    non-empty bins of :func:`reliability_curve`.  Its value moves with
+    ``n_bins`` and ``strategy``; report them with it.
+
+    Parameters
+    ----------
+    y_true, y_prob, pos_label
+        As in :func:`brier_score`.
+    n_bins : int, default 10
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default "uniform"
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> round(expected_calibration_error(u.y_true, u.y_score, n_bins=2), 4)
+    0.1708
+    """
+    n_bins = _check_binning(n_bins, strategy)
+    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
+    return _ece(y, p, n_bins, strategy)
+
+
+def corp_reliability(y_true, y_prob, *, pos_label=None):
+    """CORP reliability diagram: isotonic recalibration, no bins.
+
+    The recalibrated probabilities are the pool-adjacent-violators fit of
+    the outcomes on the forecasts (ties in the forecasts pooled first), the
+    best non-decreasing recalibration in Brier score.  Comparing three Brier
+    scores -- original, recalibrated, base rate -- gives
+    ``BS = MCB - DSC + UNC`` exactly (Dimitriadis, Gneiting & Jordan, 2021).
+
+    Parameters
+    ----------
+    y_true, y_prob, pos_label
+        As in :func:`brier_score`.
+
+    Returns
+    -------
+    CorpReliability
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> corp = corp_reliability(u.y_true, u.y_score)
+    >>> corp.calibrated.round(4)
+    array([0.    , 0.    , 0.    , 0.    , 0.3333, 0.3333, 0.5   , 0.5   ,
+           0.5   , 0.5   , 1.    ])
+    >>> round(corp.miscalibration - corp.discrimination + corp.uncertainty, 6)
+    0.196875
+    """
+    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
+    return _corp(y, p)

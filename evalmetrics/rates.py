@@ -1,3 +1,551 @@
-"""(being written)"""
+"""Rates of one decision: accuracy, precision, recall, F-beta, MCC, kappa.
 
-__all__ = []
+Every function takes either label arrays ``(y_true, y_pred)`` or counts
+alone: a :class:`~evalmetrics.counts.BinaryCounts` (its fields may be
+arrays, as returned by :func:`~evalmetrics.counts.one_vs_rest`), or, for
+the metrics that are defined for K classes (accuracy, balanced accuracy,
+MCC, kappa), a K x K confusion matrix with rows actual and columns
+predicted.  Binary rates also accept a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.
+
+A rate whose denominator is zero returns the value of ``zero_division``
+(0 with an :class:`~evalmetrics.arrays.UndefinedMetricWarning` by default),
+as in scikit-learn.  The MCC is defined as 0 when its denominator is zero.
+
+The examples use the twelve units at threshold 0.5: TP = 3, FP = 3,
+FN = 1, TN = 5.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import arrays
+from .counts import BinaryCounts, _binary_counts_from_masks, _matrix_from_codes, _square_matrix
+
+__all__ = [
+    "accuracy",
+    "balanced_accuracy",
+    "cohen_kappa",
+    "f1",
+    "f_beta",
+    "false_positive_rate",
+    "matthews_correlation",
+    "negative_predictive_value",
+    "precision",
+    "precision_at_prevalence",
+    "recall",
+    "specificity",
+]
+
+# Integer labels in [0, _FAST_MAX_LABEL) skip the sort of np.unique: one
+# bincount over true * m + pred gives the whole matrix.  The bound keeps the
+# m x m scratch matrix small next to the data.
+_FAST_MAX_LABEL = 1024
+
+
+# ---------------------------------------------------------------------------
+# input dispatch: label arrays, BinaryCounts or a confusion matrix
+# ---------------------------------------------------------------------------
+
+def _check_counts(counts):
+    for field in ("tp", "fp", "fn", "tn"):
+        value = np.asarray(getattr(counts, field))
+        if value.dtype.kind not in "iuf" or not np.all(np.isfinite(value)):
+            raise TypeError(f"BinaryCounts.{field} must contain finite numbers")
+        if np.any(value < 0):
+            raise ValueError(f"BinaryCounts.{field} must be non-negative")
+    return counts
+
+
+def _unsigned(values):
+    return values.view(f"u{values.dtype.itemsize}")
+
+
+def _index_dtype(values):
+    """Labels known to be small and non-negative, in a dtype that adds to intp safely."""
+    if values.dtype.kind == "b":
+        return values.view(np.uint8)
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8:
+        return values.astype(np.intp)
+    return values
+
+
+def _small_int_matrix(y_true, y_pred, weights):
+    """(labels, matrix) by one bincount for small non-negative integers, else None."""
+    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub":
+        return None
+    # Viewed as unsigned, a negative label becomes huge, so one max per array
+    # checks both bounds (no separate min pass).
+    m = int(max(_unsigned(y_true).max(), _unsigned(y_pred).max())) + 1
+    if m > _FAST_MAX_LABEL or m * m > max(4 * len(y_true), 1 << 16):
+        return None
+    true, pred = _index_dtype(y_true), _index_dtype(y_pred)
+    flat = np.multiply(true, m, dtype=np.intp)
+    flat += pred
+    full = np.bincount(flat, weights=weights, minlength=m * m).reshape(m, m)
+    if weights is None:
+        full = full.astype(np.int64, copy=False)
+        seen = full.sum(axis=0) + full.sum(axis=1) > 0
+    elif np.all(weights > 0):
+        seen = full.sum(axis=0) + full.sum(axis=1) > 0
+    else:
+        # A label whose rows all have weight 0 still counts as a class, as in np.unique.
+        seen = (np.bincount(true, minlength=m) + np.bincount(pred, minlength=m)) > 0
+    present = np.flatnonzero(seen)
+    labels = present.astype(np.result_type(y_true.dtype, y_pred.dtype))
+    if len(present) == m:
+        return labels, full
+    return labels, full[np.ix_(present, present)]
+
+
+def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
+    """Validated ``(labels, K x K matrix)`` of two label arrays (internal).
+
+    Rows whose labels are not in ``labels`` are dropped, as in
+    scikit-learn's ``confusion_matrix``.
+    """
+    y_true = arrays.column(y_true, "y_true")
+    y_pred = arrays.column(y_pred, "y_pred")
+    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    weights = arrays.sample_weights(sample_weight, len(y_true))
+    if labels is None:
+        fast = _small_int_matrix(y_true, y_pred, weights)
+        if fast is not None:
+            return fast
+    encoded = arrays.encode_labels(y_true, y_pred, labels=labels)
+    if weights is not None and encoded.kept is not None:
+        weights = weights[encoded.kept]
+    n_classes = len(encoded.labels)
+    return encoded.labels, _matrix_from_codes(encoded.true_codes, encoded.pred_codes, n_classes, weights)
+
+
+def _counts_input(y_true, y_pred, *, binary, pos_label=None, labels=None, sample_weight=None,
+                  metric="this metric"):
+    """Turn any accepted input into counts, validating it once.
+
+    Returns a :class:`BinaryCounts` when ``binary`` is true or when counts
+    were passed; otherwise ``(labels, matrix)`` for label arrays and matrices.
+    """
+    if y_pred is None:
+        if pos_label is not None or sample_weight is not None or labels is not None:
+            raise TypeError(
+                "pos_label, labels and sample_weight apply to label arrays; "
+                "counts or a confusion matrix already include them"
+            )
+        if isinstance(y_true, BinaryCounts):
+            return _check_counts(y_true)
+        if isinstance(y_true, (str, bytes)) or np.ndim(y_true) != 2:
+            raise TypeError(
+                f"y_pred is required with label arrays; {metric} also accepts a "
+                "BinaryCounts or a K x K confusion matrix as the only argument"
+            )
+        matrix = _square_matrix(y_true, "y_true (a confusion matrix)")
+        if not binary:
+            return np.arange(len(matrix)), matrix
+        if matrix.shape != (2, 2):
+            raise ValueError(
+                f"{metric} needs two classes, got a {len(matrix)} x {len(matrix)} matrix; "
+                "use one_vs_rest(matrix) or per_class_scores for one class against the rest"
+            )
+        (tn, fp), (fn, tp) = matrix.tolist()
+        return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
+    if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
+        raise TypeError("pass a BinaryCounts alone, as the only argument")
+    if binary:
+        is_positive, is_flagged, weights = arrays.binary_pair(
+            y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
+        )
+        return _binary_counts_from_masks(is_positive, is_flagged, weights)
+    return _label_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+
+
+def _undefined(zero_division, what):
+    """The value of an undefined ratio (warns when ``zero_division="warn"``)."""
+    return arrays.ratio(0.0, 0.0, zero_division=zero_division, what=what)
+
+
+# ---------------------------------------------------------------------------
+# binary rates
+# ---------------------------------------------------------------------------
+
+def _binary_rate(numerator, denominator, what):
+    def rate(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weight=None):
+        arrays.check_zero_division(zero_division)
+        c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
+                          sample_weight=sample_weight, metric=what)
+        return arrays.ratio(numerator(c), denominator(c), zero_division=zero_division, what=what)
+
+    rate.__name__ = rate.__qualname__ = what.replace(" ", "_")
+    return rate
+
+
+_RATE_DOC = """{title}: {formula}.
+
+{question}
+
+Parameters
+----------
+y_true : array_like of shape (n,), BinaryCounts or 2 x 2 matrix
+    True labels, or counts alone (then omit ``y_pred``).
+y_pred : array_like of shape (n,), optional
+    Predicted labels.
+pos_label : label, optional
+    The positive class; needed unless the labels are {{0, 1}}, {{-1, 1}}
+    or booleans.
+zero_division : "warn", 0, 1 or np.nan, default "warn"
+    Value when {denominator} is zero; "warn" gives 0 and a warning.
+sample_weight : array_like of shape (n,), optional
+
+Returns
+-------
+float (an array for a BinaryCounts of arrays)
+
+Examples
+--------
+>>> from evalmetrics.worked_example import twelve_units
+>>> units = twelve_units()
+>>> round({name}(units.y_true, units.y_score >= 0.5), 4)
+{value}
+>>> round({name}(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+{value}
+"""
+
+precision = _binary_rate(lambda c: c.tp, lambda c: c.flagged, "precision")
+recall = _binary_rate(lambda c: c.tp, lambda c: c.positives, "recall")
+specificity = _binary_rate(lambda c: c.tn, lambda c: c.negatives, "specificity")
+false_positive_rate = _binary_rate(lambda c: c.fp, lambda c: c.negatives, "false positive rate")
+negative_predictive_value = _binary_rate(lambda c: c.tn, lambda c: c.unflagged,
+                                         "negative predictive value")
+
+for _func, _title, _formula, _question, _denominator, _value in (
+    (precision, "Precision (positive predictive value)", "TP / (TP + FP)",
+     "The share of flagged examples that are positive; blind to missed positives.",
+     "TP + FP (nothing flagged)", "0.5"),
+    (recall, "Recall (sensitivity, true positive rate)", "TP / (TP + FN)",
+     "The share of positives that are flagged; blind to false alarms.",
+     "TP + FN (no positives)", "0.75"),
+    (specificity, "Specificity (true negative rate)", "TN / (FP + TN)",
+     "The share of negatives left alone; blind to missed positives.",
+     "FP + TN (no negatives)", "0.625"),
+    (false_positive_rate, "False positive rate (1 - specificity)", "FP / (FP + TN)",
+     "The share of negatives flagged; blind to missed positives.",
+     "FP + TN (no negatives)", "0.375"),
+    (negative_predictive_value, "Negative predictive value", "TN / (FN + TN)",
+     "The share of examples left alone that are negative; blind to false alarms.",
+     "FN + TN (everything flagged)", "0.8333"),
+):
+    _func.__doc__ = _RATE_DOC.format(title=_title, formula=_formula, question=_question,
+                                     denominator=_denominator, name=_func.__name__, value=_value)
+    _func.__module__ = __name__
+del _func, _title, _formula, _question, _denominator, _value
+
+
+def _check_beta(beta):
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"beta must be a real number, got {type(beta).__name__}")
+    beta = float(beta)
+    if not np.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite non-negative number, got {beta}")
+    return beta
+
+
+def _f_beta_from_counts(c, beta, zero_division):
+    # The count form (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP) is scikit-learn's
+    # and is defined whenever anything is positive or flagged, even when TP = 0.
+    beta2 = beta * beta
+    numerator = (1.0 + beta2) * np.asarray(c.tp, dtype=float)
+    denominator = beta2 * np.asarray(c.positives, dtype=float) + np.asarray(c.flagged, dtype=float)
+    return arrays.ratio(numerator, denominator, zero_division=zero_division, what="F-score")
+
+
+def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", sample_weight=None):
+    """F-beta score: the weighted harmonic mean of precision and recall.
+
+    ``(1 + beta**2) TP / ((1 + beta**2) TP + beta**2 FN + FP)``: a false
+    negative weighs ``beta**2`` times a false positive.  ``beta`` > 1
+    favours recall, ``beta`` < 1 precision; ``beta = 0`` is precision.
+
+    Parameters
+    ----------
+    y_true, y_pred, pos_label, sample_weight
+        As in :func:`precision`; ``y_true`` may be counts alone.
+    beta : float, keyword-only, required
+        Relative weight of recall (no default, as in scikit-learn).
+    zero_division : "warn", 0, 1 or np.nan, default "warn"
+        Value when there are no positives and nothing is flagged.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> round(f_beta(units.y_true, units.y_score >= 0.5, beta=2), 4)
+    0.6818
+    >>> round(f_beta(BinaryCounts(tp=3, fp=3, fn=1, tn=5), beta=0.5), 4)
+    0.5357
+    """
+    beta = _check_beta(beta)
+    arrays.check_zero_division(zero_division)
+    c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
+                      sample_weight=sample_weight, metric="f_beta")
+    return _f_beta_from_counts(c, beta, zero_division)
+
+
+def f1(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weight=None):
+    """F1 score, 2 TP / (2 TP + FP + FN): :func:`f_beta` with ``beta=1``.
+
+    Parameters
+    ----------
+    y_true, y_pred, pos_label, zero_division, sample_weight
+        As in :func:`f_beta`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> f1(units.y_true, units.y_score >= 0.5)
+    0.6
+    """
+    arrays.check_zero_division(zero_division)
+    c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
+                      sample_weight=sample_weight, metric="f1")
+    return _f_beta_from_counts(c, 1.0, zero_division)
+
+
+# ---------------------------------------------------------------------------
+# metrics defined for K classes
+# ---------------------------------------------------------------------------
+
+def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
+    """Share of correct predictions, (TP + TN) / n or trace(C) / n.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+    y_pred : array_like of shape (n,), optional
+    zero_division : "warn", 0, 1 or np.nan, default "warn"
+        Value when the total (weight) is zero.
+    sample_weight : array_like of shape (n,), optional
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> round(accuracy(units.y_true, (units.y_score >= 0.5).astype(int)), 4)
+    0.6667
+    """
+    arrays.check_zero_division(zero_division)
+    if y_pred is None:
+        c = _counts_input(y_true, None, binary=False, metric="accuracy")
+        if isinstance(c, BinaryCounts):
+            return arrays.ratio(c.tp + c.tn, c.total, zero_division=zero_division, what="accuracy")
+        matrix = c[1]
+        return arrays.ratio(np.trace(matrix), matrix.sum(), zero_division=zero_division, what="accuracy")
+    if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
+        raise TypeError("pass a BinaryCounts alone, as the only argument")
+    # Comparing the labels directly is cheaper than building the matrix.
+    y_true = arrays.column(y_true, "y_true")
+    y_pred = arrays.column(y_pred, "y_pred")
+    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    weights = arrays.sample_weights(sample_weight, len(y_true))
+    correct = y_true == y_pred
+    if weights is None:
+        return arrays.ratio(np.count_nonzero(correct), len(correct), zero_division=zero_division,
+                            what="accuracy")
+    return arrays.ratio(weights[correct].sum(), weights.sum(), zero_division=zero_division, what="accuracy")
+
+
+def _as_matrix(c):
+    """A scalar BinaryCounts as its 2 x 2 matrix; arrays are kept for vectorised formulas."""
+    if isinstance(c, BinaryCounts) and np.ndim(c.tp) == 0:
+        return np.array([[c.tn, c.fp], [c.fn, c.tp]])
+    return c if isinstance(c, BinaryCounts) else c[1]
+
+
+def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="warn", sample_weight=None):
+    """Mean of the per-class recalls; (recall + specificity) / 2 for two classes.
+
+    Classes absent from ``y_true`` (an empty row of the matrix) are left out,
+    as in scikit-learn's ``balanced_accuracy_score``.  ``adjusted=True``
+    rescales so that chance level is 0 and perfect prediction 1.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+    y_pred : array_like of shape (n,), optional
+    adjusted : bool, default False
+    zero_division : "warn", 0, 1 or np.nan, default "warn"
+        Value when no class has any example.
+    sample_weight : array_like of shape (n,), optional
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> balanced_accuracy(units.y_true, (units.y_score >= 0.5).astype(int))
+    0.6875
+    """
+    arrays.check_zero_division(zero_division)
+    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
+                                 metric="balanced_accuracy"))
+    if isinstance(c, BinaryCounts):
+        rows = np.stack([np.asarray(c.negatives, float), np.asarray(c.positives, float)])
+        hits = np.stack([np.asarray(c.tn, float), np.asarray(c.tp, float)])
+    else:
+        rows, hits = c.sum(axis=1).astype(float), np.diag(c).astype(float)
+    supported = rows > 0
+    n_classes = supported.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall_sum = np.where(supported, hits / np.where(supported, rows, 1.0), 0.0).sum(axis=0)
+    score = arrays.ratio(recall_sum, n_classes, zero_division=zero_division, what="balanced accuracy")
+    if adjusted:
+        chance = arrays.ratio(1.0, n_classes, zero_division=0)
+        score = arrays.ratio(score - chance, 1.0 - chance, zero_division=zero_division,
+                             what="adjusted balanced accuracy")
+    return score
+
+
+def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
+    """Matthews correlation coefficient, for two or K classes (Gorodkin).
+
+    Two classes: ``(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.
+    K classes, with c correct, n total, row totals t and column totals p:
+    ``(c n - t.p) / sqrt((n^2 - p.p)(n^2 - t.t))``.  It is 0 when the
+    denominator is zero (for example a constant prediction), as in
+    scikit-learn.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+    y_pred : array_like of shape (n,), optional
+    sample_weight : array_like of shape (n,), optional
+
+    Examples
+    --------
+    >>> round(matthews_correlation(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+    0.3536
+    """
+    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
+                                 metric="matthews_correlation"))
+    if isinstance(c, BinaryCounts):
+        tp, fp, fn, tn = (np.asarray(v, dtype=float) for v in (c.tp, c.fp, c.fn, c.tn))
+        covariance = tp * tn - fp * fn
+        variance_product = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+    else:
+        matrix = c.astype(float)
+        rows, cols = matrix.sum(axis=1), matrix.sum(axis=0)
+        n = rows.sum()
+        covariance = np.trace(matrix) * n - rows @ cols
+        variance_product = (n * n - cols @ cols) * (n * n - rows @ rows)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(variance_product == 0, 0.0, covariance / np.sqrt(variance_product))
+    return float(value) if value.ndim == 0 else value
+
+
+def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division="warn",
+                sample_weight=None):
+    """Cohen's kappa: observed agreement corrected for chance agreement.
+
+    ``kappa = 1 - sum(w * C) / sum(w * E)`` with ``E`` the counts expected
+    from the marginal totals, ``E[j, k] = t_j p_k / n``, and disagreement
+    weights ``w``: 1 off the diagonal (unweighted), ``|j - k|`` (linear) or
+    ``(j - k)**2`` (quadratic), in the order of the classes.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+    y_pred : array_like of shape (n,), optional
+    labels : array_like, optional
+        Classes and their order (which matters for weighted kappa); rows
+        with other labels are ignored.  Only with label arrays.
+    weights : None, "linear" or "quadratic"
+    zero_division : "warn", 0, 1 or np.nan, default "warn"
+        Value when the chance disagreement is zero (one class only).
+        scikit-learn's ``cohen_kappa_score`` returns NaN by default there.
+    sample_weight : array_like of shape (n,), optional
+
+    Examples
+    --------
+    >>> round(cohen_kappa(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+    0.3333
+    """
+    if weights not in (None, "linear", "quadratic"):
+        raise ValueError(f'weights must be None, "linear" or "quadratic", got {weights!r}')
+    arrays.check_zero_division(zero_division)
+    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, labels=labels,
+                                 sample_weight=sample_weight, metric="cohen_kappa"))
+    if isinstance(c, BinaryCounts):
+        # Two classes: every weighting is the same; 2 (TP TN - FN FP) over the chance term.
+        tp, fp, fn, tn = (np.asarray(v, dtype=float) for v in (c.tp, c.fp, c.fn, c.tn))
+        numerator = 2.0 * (tp * tn - fn * fp)
+        denominator = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+        return arrays.ratio(numerator, denominator, zero_division=zero_division, what="Cohen's kappa")
+    matrix = c.astype(float)
+    n = matrix.sum()
+    if n == 0:
+        return _undefined(zero_division, "Cohen's kappa")
+    expected = np.outer(matrix.sum(axis=1), matrix.sum(axis=0)) / n
+    index = np.arange(len(matrix))
+    distance = np.abs(index[:, None] - index[None, :]).astype(float)
+    if weights is None:
+        weight = (distance > 0).astype(float)
+    else:
+        weight = distance if weights == "linear" else distance**2
+    chance_disagreement = np.sum(weight * expected)
+    if chance_disagreement == 0:
+        return _undefined(zero_division, "Cohen's kappa")
+    return float(1.0 - np.sum(weight * matrix) / chance_disagreement)
+
+
+# ---------------------------------------------------------------------------
+# precision at another prevalence
+# ---------------------------------------------------------------------------
+
+def precision_at_prevalence(tpr, fpr, prevalence, *, zero_division="warn"):
+    """Precision of a classifier with rates ``tpr``, ``fpr`` at prevalence pi (Bayes' rule).
+
+    ``precision = tpr pi / (tpr pi + fpr (1 - pi))``.  Arguments broadcast.
+
+    Parameters
+    ----------
+    tpr, fpr : float or array_like in [0, 1]
+        True and false positive rates, which do not depend on the prevalence.
+    prevalence : float or array_like in [0, 1]
+        Share of positives.
+    zero_division : "warn", 0, 1 or np.nan, default "warn"
+        Value when nothing would be flagged.
+
+    Returns
+    -------
+    float or ndarray
+
+    Examples
+    --------
+    Recall 0.75 and false positive rate 0.375 of the twelve units, at their
+    own prevalence 1/3 and at 1 %:
+
+    >>> precision_at_prevalence(0.75, 0.375, 1 / 3)
+    0.5
+    >>> round(precision_at_prevalence(0.75, 0.375, 0.01), 4)
+    0.0198
+    """
+    arrays.check_zero_division(zero_division)
+    values = []
+    for name, value in (("tpr", tpr), ("fpr", fpr), ("prevalence", prevalence)):
+        array = np.asarray(value, dtype=float)
+        if not np.all(np.isfinite(array)) or np.any((array < 0) | (array > 1)):
+            raise ValueError(f"{name} must lie in [0, 1]")
+        values.append(array)
+    tpr, fpr, prevalence = values
+    flagged_positive = tpr * prevalence
+    return arrays.ratio(flagged_positive, flagged_positive + fpr * (1.0 - prevalence),
+                        zero_division=zero_division, what="precision")

@@ -7,3 +7,7 @@ idea; they are all re-exported here.
 
 from ._style import BLUE, GREEN, ORANGE, PALETTE, VERMILION  # noqa: F401
 from .overview import *  # noqa: F401,F403
+from .calibration import *  # noqa: F401,F403
+from .counts import *  # noqa: F401,F403
+from .regression import *  # noqa: F401,F403
+from .validation import *  # noqa: F401,F403

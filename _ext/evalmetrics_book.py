@@ -1,0 +1,234 @@
+"""Sphinx extension of the evalmetrics handbook: a site that works offline, pages
+that download as runnable notebooks, and builds that never show stale numbers.
+
+* **Fresh numbers.**  myst-nb's execution cache keys on the text of the code
+  cells only, so a change to the ``evalmetrics`` package would leave every page
+  with the numbers of the old code.  A hash of the package's source (and of the
+  IPython start-up file below) is stored beside the cache; when it differs, the
+  cache and the saved environment are dropped before anything is read, so every
+  page runs again.
+* **Vector figures.**  The kernels myst-nb starts inherit ``IPYTHONDIR``; this
+  extension points it at a profile in the build folder whose start-up file
+  (``tools/ipython_startup.py``) asks matplotlib's inline backend for PNG *and* PDF.  HTML shows the PNG, LaTeX takes the PDF.
+* **Offline MathJax.**  MathJax 3 is copied from the ``sphinx-mathjax-offline``
+  wheel into ``_static/mathjax/`` of the HTML output (only the CommonHTML
+  output, its fonts, the TeX extensions and the accessibility parts: about
+  7 MB instead of 24) and ``mathjax_path`` points at it.  Nothing of it sits in
+  a root ``_static/`` folder, whose scripts Jupyter Book would load on every page.
+* **Notebook downloads.**  At the end of an HTML build every page is written as a
+  plain-Jupyter notebook (``tools/notebooks.py``) to ``_sources/<page>.ipynb``,
+  and the page's download menu links it (sphinx-book-theme offers the ``.ipynb``
+  entry only when ``ipynb_source`` is set, which it does itself only with a
+  launch button).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+from sphinx.util import logging
+from sphinx.util.fileutil import copy_asset
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import notebooks  # noqa: E402  (tools/notebooks.py)
+
+logger = logging.getLogger(__name__)
+
+# What the executed outputs depend on besides the code cells' text.
+CACHE_INPUTS = ("evalmetrics/**/*.py", "tools/ipython_startup.py")
+# The parts of MathJax 3 that tex-chtml.js loads (fonts, \require'd or autoloaded
+# TeX extensions, the menu's accessibility options).
+MATHJAX_PARTS = ("tex-chtml.js", "output/chtml", "input/tex/extensions", "ui", "a11y", "sre")
+
+
+def source_hash(root: Path = ROOT, patterns=CACHE_INPUTS) -> str:
+    """SHA-256 over the paths and contents of the files the outputs depend on."""
+    digest = hashlib.sha256()
+    for pattern in patterns:
+        for path in sorted(root.glob(pattern)):
+            if "__pycache__" in path.parts or not path.is_file():
+                continue
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def discard_stale_cache(cache: Path, doctrees: Path, jupyter_execute: Path,
+                        current: str) -> bool:
+    """Drop the execution cache (and what was built from it) unless it was written
+    for the ``current`` source hash; returns True when something was dropped."""
+    stamp = cache.with_name(cache.name + ".source-sha256")
+    recorded = stamp.read_text().strip() if stamp.is_file() else None
+    dropped = False
+    if recorded != current:
+        for path in (cache, doctrees, jupyter_execute):
+            if path.exists():
+                shutil.rmtree(path)
+                dropped = True
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(current + "\n")
+    return dropped
+
+
+def _cache_path(app) -> Path:
+    configured = getattr(app.config, "nb_execution_cache_path", "")
+    return Path(configured) if configured else Path(app.outdir).parent / ".jupyter_cache"
+
+
+def _on_config_inited(app, config):
+    # Fresh numbers: runs before Sphinx loads its saved environment.
+    cache = _cache_path(app).resolve()
+    build = Path(app.outdir).parent
+    if discard_stale_cache(cache, Path(app.doctreedir), build / "jupyter_execute",
+                           source_hash()):
+        logger.info("evalmetrics changed since the execution cache was written: "
+                    "cache discarded, every page runs again")
+    # Vector figures: the kernels inherit the environment of this process.
+    ipython = build / ".ipython"
+    startup = ipython / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(ROOT / "tools" / "ipython_startup.py", startup / "00-evalmetrics.py")
+    os.environ["IPYTHONDIR"] = str(ipython)
+    # Offline MathJax (unless a page set explicitly wants another one).
+    if not config.mathjax_path or "cdn.jsdelivr.net" in config.mathjax_path:
+        config.mathjax_path = "mathjax/tex-chtml.js"
+
+
+def _mathjax_source() -> Path:
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("MathJax for the offline site comes from the "
+                           "sphinx-mathjax-offline package: pip install sphinx-mathjax-offline")
+    return Path(spec.origin).parent / "static" / "mathjax"
+
+
+def _copy_mathjax(outdir: Path) -> None:
+    source = _mathjax_source()
+    target = outdir / "_static" / "mathjax"
+    for part in MATHJAX_PARTS:
+        path = source / part
+        if path.is_dir():
+            copy_asset(str(path), str(target / part))
+        else:
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / part)
+
+
+# ------------------------------------------------------------------ notebooks
+
+
+def book_references(app) -> notebooks.Book:
+    """Titles, numbers and citations of the whole book, from the Sphinx environment."""
+    env = app.env
+    book = notebooks.Book()
+    book.titles = {doc: title.astext() for doc, title in env.titles.items()}
+    std = env.domaindata.get("std", {})
+    for label, (doc, node_id, text) in std.get("labels", {}).items():
+        book.targets[label] = (doc, text or book.titles.get(doc, label))
+        for kind in ("figure", "table", "code-block"):
+            number = env.toc_fignumbers.get(doc, {}).get(kind, {}).get(node_id)
+            if number:
+                book.numbers[label] = (kind, ".".join(map(str, number)))
+    for label, (doc, node_id) in std.get("anonlabels", {}).items():
+        book.targets.setdefault(label, (doc, book.titles.get(doc, label)))
+    for label, (doc, eqno) in env.domaindata.get("math", {}).get("objects", {}).items():
+        number = str(eqno)
+        if app.config.math_numfig and app.config.numfig:
+            found = env.toc_fignumbers.get(doc, {}).get("displaymath", {})
+            number = ".".join(map(str, found.get(f"equation-{label}", ()))) or number
+        book.numbers[label] = ("equation", number)
+    for label, proof in getattr(env, "proof_list", {}).items():
+        kind = proof.get("realtype") or proof.get("type", "theorem")
+        number = ""
+        if not proof.get("nonumber"):
+            found = env.toc_fignumbers.get(proof["docname"], {}).get(proof.get("countertype"), {})
+            number = ".".join(map(str, found.get(label, ())))
+        book.numbers[label] = (kind, number)
+        book.targets.setdefault(label, (proof["docname"], f"{kind.title()} {number}".strip()))
+    book.citations = notebooks.citations_from_bibtex(
+        Path(app.srcdir) / path for path in app.config.bibtex_bibfiles)
+    book.numfig_format = {**book.numfig_format, **dict(app.config.numfig_format or {})}
+    book.eqref_format = app.config.math_eqref_format or "({number})"
+    book.macros = dict((app.config.mathjax3_config or {}).get("tex", {}).get("macros", {}))
+    return book
+
+
+def executed_notebook(app, docname: str):
+    """The page as myst-nb read it for this build, with the outputs of its execution.
+
+    myst-nb saves the notebook it parsed to ``jupyter_execute/<page>.ipynb`` (without
+    outputs when they came from the cache); the outputs are merged back from the
+    cache.  Reading that file rather than the page's source keeps the notebook
+    identical to the HTML even when the source changes during the build.
+    """
+    from jupyter_cache import get_cache
+
+    saved = Path(app.env.mystnb_config.output_folder) / f"{docname}.ipynb"
+    if not saved.is_file():  # a plain Markdown page: one Markdown cell
+        text = Path(app.env.doc2path(docname)).read_text(encoding="utf-8")
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                     "language": "python"}
+        return nb
+    nb = nbformat.read(saved, as_version=4)
+    if any(cell.cell_type == "code" for cell in nb.cells):
+        cache = get_cache(app.env.mystnb_config.execution_cache_path)
+        _, nb = cache.merge_match_into_notebook(nb)
+    return nb
+
+
+def notebook_pages(app) -> list[str]:
+    """The pages that get a downloadable notebook: every Markdown page of the book."""
+    return sorted(doc for doc in app.env.found_docs
+                  if str(app.env.doc2path(doc)).endswith(".md"))
+
+
+def _write_notebooks(app) -> None:
+    book = book_references(app)
+    outdir = Path(app.outdir) / "_sources"
+    for docname in notebook_pages(app):
+        try:
+            nb = executed_notebook(app, docname)
+        except KeyError:
+            logger.warning(f"{docname}: its executed notebook is not in the cache "
+                           "(did the page fail to run?)", location=docname)
+            continue
+        converted, problems = notebooks.convert_notebook(
+            nb, book, docname=docname, srcdir=Path(app.srcdir))
+        for problem in problems:
+            logger.warning(f"notebook download: {problem}", location=docname)
+        text = "\n".join(c.source for c in converted.cells if c.cell_type == "markdown")
+        for kind in notebooks.leftover_myst(text):
+            logger.warning(f"notebook download: raw MyST left ({kind})", location=docname)
+        target = outdir / f"{docname}.ipynb"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(converted, target)
+
+
+def _on_build_finished(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    _copy_mathjax(Path(app.outdir))
+    _write_notebooks(app)
+
+
+def _on_page_context(app, pagename, templatename, context, doctree):
+    # Runs before sphinx-book-theme's header buttons (priority 501).
+    if doctree is not None and pagename in app.env.found_docs and \
+            str(app.env.doc2path(pagename)).endswith(".md"):
+        context["ipynb_source"] = pagename + ".ipynb"
+
+
+def setup(app):
+    app.connect("config-inited", _on_config_inited, priority=100)
+    app.connect("html-page-context", _on_page_context, priority=400)
+    app.connect("build-finished", _on_build_finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

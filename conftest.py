@@ -1,0 +1,218 @@
+"""pytest set-up of the repository: the book's chapters run through nbval, and the
+built website, notebooks and PDFs are provided to the tests that check them.
+
+nbval
+-----
+Every chapter listed in ``_toc.yml`` is read through jupytext and run by nbval in
+lax mode: every cell runs (so every ``assert`` of a hidden cell is checked) and
+only cells marked ``# NBVAL_CHECK_OUTPUT`` have their output compared.  A MyST
+page stores no outputs, so the expected outputs of marked cells live in
+``tests/book_outputs/<page>.json``, recorded by ``make expected-outputs`` from a
+run whose asserts pass, and reviewed like any other expected value.  A marked
+cell whose output was never recorded fails (it never passes unchecked).
+
+The chapters are collected when pytest runs its default ``testpaths`` (plain
+``pytest``) and when a page or ``book/`` is named on the command line
+(``pytest book/roc-auc.md``).
+
+Built artifacts
+---------------
+``built_site``, ``built_pdf`` and ``handout`` build with the Makefile targets
+when their output is missing or older than any of the book's inputs.  A failed
+build fails the tests that need it: nothing is skipped because a build failed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+BOOK = ROOT / "book"
+BUILD = ROOT / "_build"
+OUTPUTS = ROOT / "tests" / "book_outputs"
+# What a built page depends on (for deciding whether a build is stale).
+BOOK_INPUTS = ("book/*", "_config.yml", "_toc.yml", "_ext/*.py", "tools/*.py",
+               "evalmetrics/**/*.py", "pyproject.toml")
+
+
+# ------------------------------------------------------------------ chapters
+
+
+def toc_chapters() -> list[Path]:
+    """The Markdown files of every page listed in ``_toc.yml``, in reading order."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]]
+
+    def walk(node):
+        for part in node.get("parts", []):
+            walk(part)
+        for entry in node.get("chapters", []) + node.get("sections", []):
+            if "file" in entry:
+                files.append(entry["file"])
+            walk(entry)
+
+    walk(toc)
+    return [ROOT / f"{name}.md" for name in files if (ROOT / f"{name}.md").is_file()]
+
+
+def is_notebook(path: Path) -> bool:
+    """A MyST notebook page (jupytext header with a kernel), not plain Markdown."""
+    head = path.read_text(encoding="utf-8")[:2000]
+    return head.startswith("---") and "kernelspec:" in head
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "book: checks of the built book (site, notebooks, PDF)")
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        config.args.extend(str(p) for p in toc_chapters() if is_notebook(p))
+
+
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix == ".md" and file_path.parent == BOOK and \
+            file_path in toc_chapters() and is_notebook(file_path):
+        return MystNotebook.from_parent(parent, path=file_path)
+    return None
+
+
+def load_expected(page: str) -> dict[str, list]:
+    """Recorded outputs of the marked cells of a page: cell source -> outputs."""
+    path = OUTPUTS / f"{page}.json"
+    if not path.is_file():
+        return {}
+    return {cell["source"]: cell["outputs"]
+            for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]}
+
+
+from nbval.plugin import IPyNbCell, IPyNbFile, find_comment_markers, find_metadata_tags  # noqa: E402
+
+
+class MystNotebook(IPyNbFile):
+    """A MyST Markdown page run by nbval (lax mode, whatever the command line says)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.compare_outputs = False
+
+    def setup(self):
+        # nbval starts the kernel named in the notebook, in the page's folder (as
+        # myst-nb does); the kernel should not pick up a personal IPython profile.
+        os.environ.setdefault("IPYTHONDIR", str(BUILD / ".ipython-tests"))
+        super().setup()
+
+    def collect(self):
+        import jupytext
+        import nbformat
+
+        self.nb = jupytext.read(str(self.path), fmt="md:myst")
+        expected = load_expected(self.path.stem)
+        cell_num = 0
+        for cell in self.nb.cells:
+            if cell.cell_type != "code":
+                continue
+            options = defaultdict(bool, find_metadata_tags(cell.metadata))
+            options.update(dict(find_comment_markers(cell.source)))
+            options.setdefault("check", False)
+            missing = False
+            if options["check"]:
+                if cell.source in expected:
+                    cell.outputs = nbformat.from_dict(expected[cell.source])
+                    cell.execution_count = 1  # nbval compares only cells that "ran"
+                else:
+                    missing = True
+            item = MystCell.from_parent(self, name=f"Cell {cell_num}", cell_num=cell_num,
+                                        cell=cell, options=options)
+            item.missing_expected = missing
+            yield item
+            cell_num += 1
+
+
+class MystCell(IPyNbCell):
+    """A cell of a page; a marked cell without recorded output fails after running."""
+
+    missing_expected = False
+
+    def runtest(self):
+        if self.missing_expected:
+            self.options["check"] = False
+        super().runtest()
+        if self.missing_expected:
+            pytest.fail(f"{self.parent.path.name}, cell {self.cell_num} is marked "
+                        "# NBVAL_CHECK_OUTPUT but has no recorded output in "
+                        f"tests/book_outputs/{self.parent.path.stem}.json: run "
+                        "`make expected-outputs` and review the recorded values",
+                        pytrace=False)
+
+
+# ------------------------------------------------------------ built artifacts
+
+
+def newest_input() -> float:
+    """Modification time of the newest file the book's build depends on."""
+    newest = 0.0
+    for pattern in BOOK_INPUTS:
+        for path in ROOT.glob(pattern):
+            if path.is_file() and "__pycache__" not in path.parts:
+                newest = max(newest, path.stat().st_mtime)
+    return newest
+
+
+def fresh(path: Path) -> bool:
+    return path.is_file() and path.stat().st_mtime >= newest_input()
+
+
+def run_make(*target: str) -> None:
+    """Run a Makefile target; a failure fails the calling test (never a skip)."""
+    log = BUILD / f"make-{'-'.join(target).replace(' ', '_').replace('=', '-')[:60]}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    result = subprocess.run(["make", "--no-print-directory", *target], cwd=ROOT,
+                            capture_output=True, text=True)
+    log.write_text(result.stdout + result.stderr, encoding="utf-8")
+    if result.returncode != 0:
+        tail = (result.stdout + result.stderr)[-5000:]
+        pytest.fail(f"`make {' '.join(target)}` failed (full log: {log}):\n{tail}",
+                    pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """``_build/html``, rebuilt with ``make book`` if older than the book's inputs."""
+    stamp = BUILD / "html" / ".evalmetrics-built"
+    if not fresh(stamp):
+        run_make("book")
+    if not stamp.is_file():
+        pytest.fail("make book succeeded but did not mark _build/html as built", pytrace=False)
+    return BUILD / "html"
+
+
+@pytest.fixture(scope="session")
+def built_pdf() -> Path:
+    """``_build/latex/evalmetrics.pdf``, rebuilt with ``make pdf`` if stale."""
+    pdf = BUILD / "latex" / "evalmetrics.pdf"
+    if not fresh(pdf):
+        run_make("pdf")
+    if not pdf.is_file():
+        pytest.fail("make pdf succeeded but wrote no _build/latex/evalmetrics.pdf", pytrace=False)
+    return pdf
+
+
+@pytest.fixture(scope="session")
+def handout():
+    """A function building (if stale) the handout of some pages; returns its PDF."""
+
+    def build(pages: list[str], title: str = "") -> Path:
+        pdf = BUILD / "handout" / f"{'-'.join(pages)}.pdf"
+        if not fresh(pdf):
+            run_make("handout", f"PAGES={' '.join(pages)}", f"TITLE={title}")
+        if not pdf.is_file():
+            pytest.fail(f"make handout wrote no {pdf}", pytrace=False)
+        return pdf
+
+    return build

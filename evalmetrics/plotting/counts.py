@@ -1,0 +1,246 @@
+"""Figures of decisions at one threshold: confusion matrices, F scores, averages, imbalance.
+
+Used by the chapters confusion-matrix, f-scores, averaging and imbalance.
+Every function draws on ``ax`` (or a new figure), labels its axes and
+returns the figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import BLUE, GREEN, GREY, ORANGE, VERMILION, finish, new_axes
+
+__all__ = [
+    "plot_class_scores",
+    "plot_confusion_matrix",
+    "plot_mean_pull",
+    "plot_metrics_vs_prevalence",
+    "plot_precision_vs_prevalence",
+]
+
+_BINARY_CELL_NAMES = (("TN", "FP"), ("FN", "TP"))
+
+
+def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, title=None):
+    """Heatmap of a confusion matrix: rows actual, columns predicted.
+
+    Correct decisions (the diagonal) are green, errors orange; the shade
+    grows with the count, and every cell shows its count.
+
+    Parameters
+    ----------
+    matrix : array_like of shape (K, K)
+        Counts, rows actual and columns predicted.
+    labels : sequence of str, optional
+        Class names in matrix order (default 0 .. K-1).
+    ax : matplotlib Axes, optional
+    cell_names : bool, optional
+        Write TN, FP, FN, TP in the cells of a 2 x 2 matrix (default: True for 2 x 2).
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    from matplotlib.colors import to_rgb
+
+    matrix = np.asarray(matrix)
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+        raise ValueError(f"matrix must be square K x K, got shape {matrix.shape}")
+    k = len(matrix)
+    labels = [str(x) for x in (range(k) if labels is None else labels)]
+    if len(labels) != k:
+        raise ValueError(f"labels has {len(labels)} names for a {k} x {k} matrix")
+    if cell_names is None:
+        cell_names = k == 2
+    fig, ax = new_axes(ax, figsize=(1.3 * k + 1.8, 1.2 * k + 1.4))
+    largest = float(matrix.max()) or 1.0
+    image = np.ones((k, k, 3))
+    for j in range(k):
+        for i in range(k):
+            # Blend from white towards the colour: the shade encodes the count.
+            colour = np.array(to_rgb(GREEN if i == j else ORANGE))
+            strength = 0.15 + 0.85 * matrix[j, i] / largest
+            image[j, i] = 1.0 - strength * (1.0 - colour)
+            text = f"{matrix[j, i]:g}"
+            if cell_names and k == 2:
+                text = f"{_BINARY_CELL_NAMES[j][i]}\n{text}"
+            ax.text(i, j, text, ha="center", va="center", fontsize=11,
+                    color="white" if strength > 0.6 else "black")
+    ax.imshow(image, interpolation="nearest")
+    ax.set_xticks(range(k), labels)
+    ax.set_yticks(range(k), labels)
+    ax.xaxis.set_label_position("top")
+    ax.xaxis.tick_top()
+    ax.set_xlabel("Predicted")
+    ax.set_ylabel("Actual")
+    if title:
+        ax.set_title(title, pad=12)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(k + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", linewidth=2)
+    ax.tick_params(which="both", length=0)
+    return fig
+
+
+def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
+    """F-beta and the arithmetic mean of precision and recall, as recall varies.
+
+    With precision fixed (1 by default), the arithmetic mean never falls
+    below precision / 2, while every F score follows the smaller number.
+
+    Parameters
+    ----------
+    precision : float, default 1.0
+    ax : matplotlib Axes, optional
+    betas : sequence of float
+        F-beta curves to draw.
+    mark : float or None
+        A recall at which both means are marked.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    fig, ax = new_axes(ax, figsize=(5.2, 3.8))
+    recall = np.linspace(0.0, 1.0, 401)
+    ax.plot(recall, (precision + recall) / 2, color=GREY, linestyle="--", label="arithmetic mean")
+    colours = (ORANGE, BLUE, GREEN, VERMILION)
+    for beta, colour in zip(betas, colours):
+        b2 = beta * beta
+        f = (1 + b2) * precision * recall / (b2 * precision + recall)
+        ax.plot(recall, f, color=colour, label=f"$F_{{{beta:g}}}$")
+    if mark is not None:
+        f1 = 2 * precision * mark / (precision + mark)
+        mean = (precision + mark) / 2
+        ax.plot([mark, mark], [f1, mean], color=GREY, linewidth=0.8)
+        ax.plot([mark], [mean], "o", color=GREY)
+        ax.plot([mark], [f1], "o", color=BLUE)
+        ax.annotate(f"arithmetic mean {mean:.3f}", (mark, mean), xytext=(8, 4),
+                    textcoords="offset points", fontsize=9)
+        ax.annotate(f"$F_1$ {f1:.4f} at recall {mark:g}", (mark, f1), xytext=(8, 2),
+                    textcoords="offset points", fontsize=9)
+    ax.set_ylim(0, 1.02)
+    finish(ax, xlabel=f"Recall (precision fixed at {precision:g})", ylabel="Combined score")
+    return fig
+
+
+def plot_class_scores(scores, ax=None, *, title=None):
+    """Per-class precision, recall and F score as bars, then their three averages.
+
+    Parameters
+    ----------
+    scores : ClassScores
+        From :func:`evalmetrics.per_class_scores` (single-label data).
+    ax : matplotlib Axes, optional
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    fig, ax = new_axes(ax, figsize=(6.4, 3.9))
+    support = np.asarray(scores.support, dtype=float)
+    columns = [np.nan_to_num(np.asarray(v, dtype=float)) for v in (scores.precision, scores.recall, scores.f_score)]
+    macro = [float(np.mean(v)) for v in columns]
+    weighted = [float(np.average(v, weights=support)) for v in columns]
+    # Micro precision, recall and F all equal accuracy = the support-weighted recall.
+    micro = [weighted[1]] * 3
+    names = [f"{label}\n(support {s:g})" for label, s in zip(scores.labels, support)]
+    names += ["macro", "weighted", "micro"]
+    k = len(scores.labels)
+    x = np.r_[np.arange(k), k + 0.6 + np.arange(3)]
+    width = 0.26
+    for i, (colour, name) in enumerate(((BLUE, "precision"), (ORANGE, "recall"), (GREEN, "F score"))):
+        heights = np.r_[columns[i], macro[i], weighted[i], micro[i]]
+        ax.bar(x + (i - 1) * width, heights, width, color=colour, label=name)
+    for position, group in zip(x[k:], (macro, weighted, micro)):
+        # Above the tallest bar of the group, so the label never sits on a bar.
+        ax.text(position + width, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=8, color=GREEN)
+    ax.axvline(k - 0.2, color=GREY, linewidth=0.8)
+    ax.set_xticks(x, names, fontsize=8)
+    ax.set_ylim(0, 1.12)
+    finish(ax, xlabel="Class, then average over classes", ylabel="Score", title=title)
+    ax.legend(frameon=False, fontsize=8, loc="upper center", ncol=3)
+    return fig
+
+
+def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
+    """Precision of a fixed classifier against the prevalence (log scale), by Bayes' rule.
+
+    Parameters
+    ----------
+    tpr, fpr : float
+        True and false positive rates of the classifier.
+    ax : matplotlib Axes, optional
+    marks : sequence of float
+        Prevalences at which the precision is marked and written.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    from ..rates import precision_at_prevalence
+
+    fig, ax = new_axes(ax, figsize=(5.2, 3.8))
+    prevalence = np.logspace(-3, 0, 400)[:-1]
+    ax.plot(prevalence, precision_at_prevalence(tpr, fpr, prevalence), color=BLUE,
+            label=f"precision (TPR {tpr:.4f}, FPR {fpr:.4f})")
+    ax.plot(prevalence, prevalence, color=GREY, linestyle="--", label="random flagging (precision = prevalence)")
+    for pi in marks:
+        value = precision_at_prevalence(tpr, fpr, pi)
+        ax.plot([pi], [value], "o", color=VERMILION)
+        ax.annotate(f"{value:.4f}", (pi, value), xytext=(6, 6), textcoords="offset points", fontsize=9)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Precision")
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return fig
+
+
+def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
+    """Expected metrics of a fixed classifier and of a silent one as the prevalence falls.
+
+    The classifier keeps its rates ``tpr`` and ``fpr``; the silent classifier
+    never flags anything.  The counts are expectations per example.
+
+    Parameters
+    ----------
+    tpr, fpr : float
+        True and false positive rates of the classifier.
+    ax : matplotlib Axes, optional
+    marks : sequence of float
+        Prevalences marked by dotted vertical lines.
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    from ..counts import BinaryCounts
+    from ..rates import accuracy, balanced_accuracy, cohen_kappa, f1, matthews_correlation
+
+    fig, ax = new_axes(ax, figsize=(5.6, 5.0))
+    pi = np.logspace(-3, np.log10(0.5), 300)
+    model = BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi, tn=(1 - fpr) * (1 - pi))
+    ax.plot(pi, 1 - pi, color=VERMILION, linewidth=2, label="silent classifier: accuracy")
+    ax.plot(pi, np.full_like(pi, 0.5), color=VERMILION, linestyle=":", label="silent classifier: balanced accuracy")
+    if np.isclose(tpr, 1.0 - fpr):
+        # Equal class-wise rates: accuracy and balanced accuracy are the same line.
+        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy = balanced accuracy")
+    else:
+        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy")
+        ax.plot(pi, balanced_accuracy(model), color=BLUE, linestyle=":", label="model: balanced accuracy")
+    ax.plot(pi, f1(model), color=GREEN, label="model: F1")
+    ax.plot(pi, matthews_correlation(model), color=ORANGE, label="model: MCC")
+    ax.plot(pi, cohen_kappa(model), color=ORANGE, linestyle="--", label="model: kappa")
+    for mark in marks:
+        ax.axvline(mark, color=GREY, linewidth=0.6, linestyle=":")
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Expected value")
+    # Below the axes: every corner of the plot carries a curve.
+    ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+    return fig

@@ -1,0 +1,65 @@
+"""Figures of the regression chapter: which constant forecast each metric prefers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import regression
+from ._style import BLUE, GREEN, GREY, ORANGE, finish, pyplot
+
+__all__ = ["plot_best_constants"]
+
+_METRICS = (
+    ("mse", "MSE", regression.mean_squared_error, BLUE),
+    ("mae", "MAE", regression.mean_absolute_error, GREEN),
+    ("mape", "MAPE", regression.mean_absolute_percentage_error, ORANGE),
+)
+
+
+def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(9.0, 3.2)):
+    """Each metric of a constant forecast c, as a function of c, minima marked.
+
+    One panel per metric (their scales differ): MSE is a parabola with its
+    minimum at the mean; MAE is piecewise linear and flat between the two
+    middle targets for an even count (shaded); MAPE, for positive targets,
+    bottoms out at the 1/y-weighted median, left of the ordinary median
+    (dotted line in every panel).
+
+    Parameters
+    ----------
+    y_true : array_like
+        Targets (positive, for the MAPE panel).
+    grid : array_like, optional
+        Constants to evaluate (default: 400 points across the targets' range).
+    axes : three matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    y = np.asarray(y_true, dtype=float)
+    if grid is None:
+        span = y.max() - y.min()
+        grid = np.linspace(y.min() - 0.1 * span, y.max() + 0.1 * span, 400)
+    grid = np.asarray(grid, dtype=float)
+    if axes is None:
+        plt = pyplot()
+        fig, axes = plt.subplots(1, 3, figsize=figsize, layout="constrained", sharex=True)
+    else:
+        fig = axes[0].figure
+    median = float(np.median(y))
+    for ax, (key, name, metric, colour) in zip(axes, _METRICS):
+        values = [metric(y, np.full(len(y), c)) for c in grid]
+        best = regression.best_constant(y, metric=key)
+        ax.plot(grid, values, color=colour, linewidth=1.6)
+        if best.high > best.low:
+            ax.axvspan(best.low, best.high, color=colour, alpha=0.15,
+                       label=f"minimum {best.loss:.4g} on [{best.low:.4g}, {best.high:.4g}]")
+            ax.plot([best.low, best.high], [best.loss, best.loss], color=colour, linewidth=3)
+        else:
+            ax.plot([best.value], [best.loss], marker="o", color=colour, linestyle="none",
+                    label=f"minimum {best.loss:.4g} at {best.value:.4g}")
+        ax.axvline(median, color=GREY, linestyle=":", linewidth=1, label=f"median {median:.4g}")
+        finish(ax, xlabel="constant forecast c", ylabel=f"{name} of c", title=name)
+        ax.legend(frameon=False, fontsize=7.5, loc="upper center")
+    return fig

@@ -1,0 +1,213 @@
+"""Figures of validation and uncertainty: splitters, bootstrap distributions, intervals.
+
+Used by the chapters cross-validation and intervals.  Every function draws
+on ``ax`` (or a new figure), labels its axes and returns the figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._style import BLUE, GREY, ORANGE, PALETTE, VERMILION, finish, new_axes, pyplot
+
+__all__ = [
+    "plot_bootstrap_distributions",
+    "plot_coverage_intervals",
+    "plot_interval_comparison",
+    "plot_splitters",
+]
+
+_UNUSED = "#EFEFEF"  # rows a split neither trains nor tests on (time-series splits)
+
+
+def _split_panel(ax, name, folds, is_positive, groups):
+    """One splitter: a row of cells per split, then strips for class and group."""
+    from matplotlib.colors import ListedColormap
+
+    n = len(is_positive)
+    k = len(folds)
+    # Codes: 0 unused, 1 train, 2 test, 3 working unit, 4 positive, 5/6 alternating groups.
+    grid = np.zeros((k + 2 if groups is not None else k + 1, n), dtype=int)
+    for row, (train, test) in enumerate(folds):
+        grid[row, train] = 1
+        grid[row, test] = 2
+    grid[k] = np.where(is_positive, 4, 3)
+    if groups is not None:
+        _, codes = np.unique(groups, return_inverse=True)
+        grid[k + 1] = 5 + codes.ravel() % 2
+    colours = ListedColormap([_UNUSED, BLUE, ORANGE, "#FFFFFF", VERMILION, "#BDBDBD", "#8C8C8C"])
+    ax.pcolormesh(np.arange(n + 1) - 0.5, np.arange(len(grid) + 1) - 0.5, grid, cmap=colours,
+                  vmin=-0.5, vmax=6.5, edgecolors="white", linewidth=0.8)
+    for row, (_, test) in enumerate(folds):
+        # The count that matters for per-fold recall: positives in the test block.
+        ax.text(n - 0.2, row, f" {int(np.sum(is_positive[test]))} pos.", va="center", ha="left", fontsize=8)
+    if groups is not None:
+        for g in np.unique(codes):
+            members = np.flatnonzero(codes.ravel() == g)
+            ax.text(members.mean(), k + 1, str(g + 1), ha="center", va="center", fontsize=7, color="white")
+    labels = [f"split {i + 1}" for i in range(k)] + ["class"] + (["group"] if groups is not None else [])
+    ax.set_yticks(range(len(grid)), labels)
+    ax.set_ylim(len(grid) - 0.5, -0.5)
+    ax.set_xlim(-0.5, n + 2.0)
+    ax.set_xticks(range(0, n, 4), [str(i + 1) for i in range(0, n, 4)])
+    ax.set_xlabel("Row")
+    ax.set_title(name)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+
+
+def plot_splitters(splits, y_true, *, groups=None, ncols=2):
+    """Which rows each splitter trains and tests on, one panel per splitter.
+
+    Each panel has one line of cells per split (blue: train, orange: test,
+    light grey: unused), a line marking the positive rows (vermilion), and,
+    when ``groups`` is given, a line showing the groups.  The number of
+    positives in each test block is written at the end of its line.
+
+    Parameters
+    ----------
+    splits : mapping of str to sequence of Fold
+        Panel title -> folds, e.g. ``{"k-fold": k_fold(24, n_splits=4), ...}``.
+    y_true : array_like of shape (n,)
+        Binary labels (1 = positive).
+    groups : array_like of shape (n,), optional
+    ncols : int, default 2
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    from matplotlib.patches import Patch
+
+    plt = pyplot()
+    is_positive = np.asarray(y_true) == 1
+    items = list(splits.items())
+    if not items:
+        raise ValueError("splits is empty")
+    nrows = int(np.ceil(len(items) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 2.6 * nrows + 0.6), layout="constrained",
+                             squeeze=False)
+    for ax, (name, folds) in zip(axes.flat, items):
+        _split_panel(ax, name, folds, is_positive, groups)
+    for ax in list(axes.flat)[len(items):]:
+        ax.set_visible(False)
+    handles = [Patch(color=BLUE, label="train"), Patch(color=ORANGE, label="test"),
+               Patch(facecolor=_UNUSED, edgecolor=GREY, label="unused"), Patch(color=VERMILION, label="positive")]
+    fig.legend(handles=handles, loc="outside lower center", ncol=4, frameon=False)
+    return fig
+
+
+def plot_bootstrap_distributions(distributions, ax=None, *, bins=40, estimate=None, xlabel="Metric",
+                                 title=None):
+    """Several bootstrap (or sampling) distributions of one metric, overlaid.
+
+    Parameters
+    ----------
+    distributions : mapping of str to array_like
+        Label -> replicates, drawn in the palette's order (blue, orange,
+        green, vermilion) as filled, semi-transparent density histograms.
+    ax : matplotlib Axes, optional
+    bins : int, default 40
+        Number of common bins spanning all distributions.
+    estimate : float, optional
+        The metric on the original data, drawn as a grey vertical line.
+    xlabel, title : str
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    items = [(label, np.asarray(values, dtype=float)) for label, values in distributions.items()]
+    if not items:
+        raise ValueError("distributions is empty")
+    if len(items) > len(PALETTE):
+        raise ValueError(f"at most {len(PALETTE)} distributions fit the palette, got {len(items)}")
+    fig, ax = new_axes(ax, figsize=(6.0, 3.6))
+    low = min(v.min() for _, v in items)
+    high = max(v.max() for _, v in items)
+    edges = np.linspace(low, high, bins + 1)
+    for (label, values), colour in zip(items, PALETTE):
+        ax.hist(values, bins=edges, density=True, color=colour, alpha=0.45, label=label)
+        ax.hist(values, bins=edges, density=True, histtype="step", color=colour, linewidth=1.2)
+    if estimate is not None:
+        ax.axvline(estimate, color=GREY, linestyle="--", linewidth=1.0, label="estimate")
+    finish(ax, xlabel=xlabel, ylabel="Density", title=title)
+    return fig
+
+
+def plot_interval_comparison(x, intervals, ax=None, *, xlabel, ylabel, title=None, bounds=(0.0, 1.0)):
+    """Interval methods side by side at each x (e.g. successes out of n).
+
+    Parameters
+    ----------
+    x : array_like of shape (m,)
+        Positions, e.g. the number of successes.
+    intervals : mapping of str to sequence of (low, high)
+        Method name -> one interval per x; methods are drawn slightly
+        offset so their bars do not overlap.
+    ax : matplotlib Axes, optional
+    xlabel, ylabel, title : str
+    bounds : (float, float) or None
+        Range the quantity cannot leave, shaded outside (default [0, 1]).
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    x = np.asarray(x, dtype=float)
+    items = list(intervals.items())
+    if not items:
+        raise ValueError("intervals is empty")
+    fig, ax = new_axes(ax, figsize=(6.0, 3.6))
+    step = np.min(np.diff(x)) if len(x) > 1 else 1.0
+    offsets = (np.arange(len(items)) - (len(items) - 1) / 2) * step * 0.25
+    for (label, pairs), colour, offset in zip(items, PALETTE, offsets):
+        pairs = np.asarray(pairs, dtype=float)
+        ax.vlines(x + offset, pairs[:, 0], pairs[:, 1], color=colour, linewidth=2.2, label=label)
+        # End ticks keep a zero-width interval (Wald at 0 or n successes) visible.
+        ax.plot(np.r_[x, x] + offset, np.r_[pairs[:, 0], pairs[:, 1]], "_", color=colour, markersize=7)
+    if bounds is not None:
+        ax.axhspan(bounds[0] - 1.0, bounds[0], color=GREY, alpha=0.15, linewidth=0)
+        ax.axhspan(bounds[1], bounds[1] + 1.0, color=GREY, alpha=0.15, linewidth=0)
+        lowest = min(np.min(np.asarray(p, dtype=float)) for _, p in items)
+        highest = max(np.max(np.asarray(p, dtype=float)) for _, p in items)
+        ax.set_ylim(min(bounds[0], lowest) - 0.05, max(bounds[1], highest) + 0.05)
+    finish(ax, xlabel=xlabel, ylabel=ylabel, title=title)
+    return fig
+
+
+def plot_coverage_intervals(intervals, truth, ax=None, *, xlabel="Test set", ylabel="Interval",
+                            title=None):
+    """One vertical bar per simulated interval; the misses stand out.
+
+    Intervals containing ``truth`` are blue, the others vermilion; the
+    truth is a grey horizontal line.
+
+    Parameters
+    ----------
+    intervals : sequence of (low, high)
+    truth : float
+    ax : matplotlib Axes, optional
+    xlabel, ylabel, title : str
+
+    Returns
+    -------
+    matplotlib Figure
+    """
+    pairs = np.asarray(intervals, dtype=float)
+    if pairs.ndim != 2 or pairs.shape[1] != 2:
+        raise ValueError(f"intervals must be a sequence of (low, high) pairs, got shape {pairs.shape}")
+    fig, ax = new_axes(ax, figsize=(7.0, 3.2))
+    covers = (pairs[:, 0] <= truth) & (truth <= pairs[:, 1])
+    position = np.arange(1, len(pairs) + 1)
+    ax.vlines(position[covers], pairs[covers, 0], pairs[covers, 1], color=BLUE, linewidth=1.0,
+              label=f"covers the truth ({int(covers.sum())})")
+    ax.vlines(position[~covers], pairs[~covers, 0], pairs[~covers, 1], color=VERMILION, linewidth=1.6,
+              label=f"misses it ({int((~covers).sum())})")
+    ax.axhline(truth, color=GREY, linewidth=1.0, linestyle="--", label="true value")
+    finish(ax, xlabel=xlabel, ylabel=ylabel, title=title, legend=False)
+    # Below the axes: inside, the legend would hide some of the intervals.
+    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=8)
+    return fig
+

@@ -1,0 +1,374 @@
+"""Repairing probabilities: Platt scaling and isotonic regression.
+
+* :class:`PlattScaling` -- a one-feature logistic regression from a score to
+  a probability, fitted by Newton's method (Platt, 1999).
+* :class:`PlattCalibrated` -- wraps a model and fits Platt scaling on its
+  *inner cross-validated* scores, so the calibrator never sees scores of
+  rows the model was trained on.
+* :func:`isotonic_regression` and :class:`IsotonicCalibration` -- the best
+  non-decreasing fit by pool-adjacent-violators (PAV), and the monotone
+  step map it defines from scores to probabilities.
+
+Both maps are monotone, so neither changes the ranking (ROC curve, AUC) of
+the scores; they change only what the numbers mean.  Fit them on held-out
+or out-of-fold scores.  Measuring calibration is :mod:`evalmetrics.calibration`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import arrays
+from .cross_validation import stratified_k_fold
+
+__all__ = [
+    "IsotonicCalibration",
+    "PlattCalibrated",
+    "PlattScaling",
+    "isotonic_regression",
+]
+
+
+# ---------------------------------------------------------------------------
+# pool-adjacent-violators
+# ---------------------------------------------------------------------------
+
+def _pav(y, w):
+    """Weighted least-squares non-decreasing fit of ``y`` in the given order.
+
+    One pass with a stack of blocks: each new value starts a block, and
+    while the block below has a larger mean the two merge into their
+    weighted mean.  O(n) merges in total.  Weights must be positive.
+    """
+    means, weights, starts = [], [], []
+    for i, (value, weight) in enumerate(zip(y.tolist(), w.tolist())):
+        means.append(value)
+        weights.append(weight)
+        starts.append(i)
+        # Strict ">" : equal neighbours already satisfy monotonicity.
+        while len(means) > 1 and means[-2] > means[-1]:
+            total = weights[-2] + weights[-1]
+            means[-2] = (weights[-2] * means[-2] + weights[-1] * means[-1]) / total
+            weights[-2] = total
+            del means[-1], weights[-1], starts[-1]
+    lengths = np.diff(np.r_[starts, len(y)])
+    return np.repeat(np.asarray(means, dtype=float), lengths)
+
+
+def _positive_weights(sample_weight, n):
+    weights = arrays.sample_weights(sample_weight, n)
+    if weights is None:
+        return np.ones(n)
+    if np.any(weights == 0):
+        raise ValueError("sample_weight must be positive for isotonic regression (drop zero-weight rows)")
+    return weights
+
+
+def isotonic_regression(y, *, sample_weight=None):
+    """Non-decreasing least-squares fit of ``y`` in the order given.
+
+    Minimises ``sum w_i (y_i - x_i)^2`` subject to ``x_1 <= ... <= x_n`` by
+    pool-adjacent-violators; equals ``sklearn.isotonic.isotonic_regression``
+    and ``scipy.optimize.isotonic_regression(...).x``.
+
+    Parameters
+    ----------
+    y : array_like of shape (n,)
+        Values, already in the order that must become non-decreasing.
+    sample_weight : array_like of shape (n,), optional
+        Strictly positive weights.
+
+    Returns
+    -------
+    ndarray of shape (n,)
+
+    Examples
+    --------
+    Faulty (1) or not (0) for the twelve units, in increasing order of score:
+
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> isotonic_regression(u.y_true[::-1]).round(4)
+    array([0.    , 0.    , 0.    , 0.    , 0.3333, 0.3333, 0.3333, 0.5   ,
+           0.5   , 0.5   , 0.5   , 1.    ])
+    """
+    values = arrays.real_column(y, "y")
+    weights = _positive_weights(sample_weight, len(values))
+    return _pav(values, weights)
+
+
+@dataclass(frozen=True)
+class IsotonicCalibration:
+    """Monotone map from scores to probabilities, fitted by isotonic regression.
+
+    ``fit`` pools rows with equal scores (weighted mean outcome), runs PAV
+    over the distinct scores in increasing order and stores them as
+    ``thresholds`` with fitted ``values``.  ``transform`` evaluates the map:
+    ``interpolation="step"`` (default) takes the value of the largest
+    threshold at or below the score, a piecewise-constant monotone map;
+    ``"linear"`` interpolates between thresholds as scikit-learn's
+    ``IsotonicRegression`` does.  Scores outside the fitted range are
+    clipped to it (``out_of_bounds="clip"`` in scikit-learn).
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> iso = IsotonicCalibration().fit(u.y_score, u.y_true)
+    >>> iso.transform([0.05, 0.40, 0.60, 0.99]).round(4)
+    array([0.    , 0.3333, 0.3333, 1.    ])
+    """
+
+    thresholds: np.ndarray | None = None
+    values: np.ndarray | None = None
+    interpolation: str = "step"
+
+    def fit(self, scores, y, *, sample_weight=None):
+        """Fit on scores and outcomes (0/1 labels, or any real values); return a fitted copy."""
+        if self.interpolation not in ("step", "linear"):
+            raise ValueError(f'interpolation must be "step" or "linear", got {self.interpolation!r}')
+        s = arrays.scores(scores, "scores")
+        target = arrays.real_column(y, "y")
+        arrays.same_length(scores=s, y=target)
+        weights = arrays.sample_weights(sample_weight, len(s))
+        if weights is not None:
+            # Zero-weight rows carry no information; scikit-learn drops them too.
+            kept = weights > 0
+            if not np.any(kept):
+                raise ValueError("sample_weight sums to zero")
+            s, target, weights = s[kept], target[kept], weights[kept]
+        else:
+            weights = np.ones(len(s))
+        thresholds, group = np.unique(s, return_inverse=True)
+        total = np.bincount(group, weights=weights)
+        mean = np.bincount(group, weights=weights * target) / total
+        return dataclasses.replace(self, thresholds=thresholds, values=_pav(mean, total))
+
+    def transform(self, scores):
+        """The fitted map at ``scores``."""
+        if self.thresholds is None:
+            raise ValueError("IsotonicCalibration is not fitted; call fit(scores, y) first")
+        s = arrays.scores(scores, "scores")
+        if self.interpolation == "linear":
+            return np.interp(s, self.thresholds, self.values)
+        position = np.searchsorted(self.thresholds, s, side="right") - 1
+        return self.values[np.clip(position, 0, len(self.values) - 1)]
+
+    def predict_proba(self, scores):
+        """Alias of :meth:`transform`: probabilities of the positive class when fitted on 0/1 labels."""
+        return self.transform(scores)
+
+
+# ---------------------------------------------------------------------------
+# Platt scaling
+# ---------------------------------------------------------------------------
+
+def _log_sigmoid(eta):
+    return -np.logaddexp(0.0, -eta)
+
+
+def _newton_logistic(z, t, w, *, max_iter=100):
+    """Maximise the weighted Bernoulli log-likelihood of targets ``t`` in [0, 1]
+    for ``p = sigmoid(a z + b)``.  Newton steps with step halving, so every
+    iteration decreases the loss even far from the optimum."""
+    def loss(theta):
+        eta = theta[0] * z + theta[1]
+        return float(np.sum(w * (np.logaddexp(0.0, eta) - t * eta)))
+
+    mean_t = float(np.average(t, weights=w))
+    theta = np.array([0.0, np.log(mean_t / (1.0 - mean_t))])
+    current = loss(theta)
+    design = np.column_stack([z, np.ones_like(z)])
+    for _ in range(max_iter):
+        p = np.exp(_log_sigmoid(theta[0] * z + theta[1]))
+        gradient = design.T @ (w * (p - t))
+        hessian = design.T @ (design * (w * p * (1.0 - p))[:, None])
+        step = np.linalg.solve(hessian, gradient)
+        size = 1.0
+        while True:
+            candidate = theta - size * step
+            value = loss(candidate)
+            if value <= current or size < 1e-10:
+                break
+            size /= 2.0
+        theta, current = candidate, value
+        # The scores are standardised, so an absolute tolerance is meaningful.
+        if np.max(np.abs(size * step)) < 1e-13:
+            break
+    return theta
+
+
+def _fit_platt(s, positive, w, smooth_targets):
+    w = np.ones(len(s)) if w is None else w
+    n_pos = float(np.sum(w[positive]))
+    n_neg = float(np.sum(w[~positive]))
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError("y must contain both classes (with positive weight) to fit Platt scaling")
+    if smooth_targets:
+        # Platt's (1999) targets: a Bayesian prior pulls 1 and 0 slightly inwards,
+        # so perfectly separated scores still give a finite fit.
+        t = np.where(positive, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+    else:
+        t = positive.astype(float)
+    centre = float(np.average(s, weights=w))
+    spread = float(np.sqrt(np.average((s - centre) ** 2, weights=w)))
+    if not smooth_targets and spread > 0:
+        has = w > 0
+        pos_s, neg_s = s[positive & has], s[~positive & has]
+        # Complete or quasi-complete separation (classes overlap at most in one tied
+        # score): the likelihood keeps rising as the slope grows, no finite maximum.
+        if pos_s.min() >= neg_s.max() or neg_s.min() >= pos_s.max():
+            raise ValueError(
+                "the scores separate the classes perfectly, so the maximum-likelihood "
+                "slope is infinite; use smooth_targets=True"
+            )
+    if spread == 0:
+        # Constant scores carry no information: slope 0, the intercept gives the base rate.
+        mean_t = float(np.average(t, weights=w))
+        return 0.0, float(np.log(mean_t / (1.0 - mean_t)))
+    a, b = _newton_logistic((s - centre) / spread, t, w)
+    return float(a / spread), float(b - a * centre / spread)
+
+
+@dataclass(frozen=True)
+class PlattScaling:
+    """Platt scaling: ``P(y = 1 | s) = 1 / (1 + exp(-(slope * s + intercept)))``.
+
+    ``fit`` maximises the Bernoulli log-likelihood by Newton's method.  With
+    ``smooth_targets=False`` (default) the targets are the labels 1 and 0,
+    a plain logistic regression on one feature; perfectly separated scores
+    then have no finite fit and raise.  ``smooth_targets=True`` uses Platt's
+    targets ``(N+ + 1)/(N+ + 2)`` and ``1/(N- + 2)``, as scikit-learn's sigmoid
+    calibrator (``CalibratedClassifierCV(method="sigmoid")``) does; its
+    ``a, b`` are ``-slope, -intercept`` here.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> platt = PlattScaling().fit(u.y_score, u.y_true)
+    >>> round(platt.slope, 4), round(platt.intercept, 4)
+    (4.6968, -3.318)
+    """
+
+    slope: float | None = None
+    intercept: float | None = None
+    smooth_targets: bool = False
+
+    def fit(self, scores, y, *, pos_label=None, sample_weight=None):
+        """Fit on held-out scores and labels; return a fitted copy."""
+        positive = arrays.binary_labels(y, pos_label=pos_label, name="y")
+        s = arrays.scores(scores, "scores")
+        arrays.same_length(scores=s, y=positive)
+        w = arrays.sample_weights(sample_weight, len(s))
+        slope, intercept = _fit_platt(s, positive, w, bool(self.smooth_targets))
+        return dataclasses.replace(self, slope=slope, intercept=intercept)
+
+    def decision_function(self, scores):
+        """The fitted log-odds ``slope * s + intercept``."""
+        if self.slope is None:
+            raise ValueError("PlattScaling is not fitted; call fit(scores, y) first")
+        return self.slope * arrays.scores(scores, "scores") + self.intercept
+
+    def predict_proba(self, scores):
+        """Calibrated probabilities of the positive class, shape (n,)."""
+        return np.exp(_log_sigmoid(self.decision_function(scores)))
+
+    def transform(self, scores):
+        """Alias of :meth:`predict_proba`."""
+        return self.predict_proba(scores)
+
+
+@dataclass(frozen=True)
+class PlattCalibrated:
+    """A model whose scores are mapped to probabilities by Platt scaling.
+
+    ``fit(X, y)`` (1) computes out-of-fold ``decision_function`` scores by
+    stratified ``n_folds``-fold cross-validation inside the training data,
+    (2) fits :class:`PlattScaling` on them and (3) refits ``estimator`` on all
+    rows.  The calibrator thus learns how the model's scores behave on rows
+    it was not trained on.  Unlike scikit-learn's ``CalibratedClassifierCV``,
+    which by default averages one calibrated copy per fold, there is one
+    model and one map.
+
+    ``estimator`` is any object whose ``fit(X, y)`` returns a fitted model
+    with ``decision_function(X)``; it is refitted on each fold in turn, so
+    models that fit in place (scikit-learn's) also work.
+
+    Parameters
+    ----------
+    estimator : object
+        The base model.
+    n_folds : int, default 3
+        Inner folds (stratified, as ``evalmetrics.stratified_k_fold``).
+    seed : int or None, default 0
+        Shuffles the inner folds like ``StratifiedKFold(shuffle=True,
+        random_state=seed)``; None keeps the rows in order.
+    smooth_targets : bool, default False
+        Passed to :class:`PlattScaling`.
+    pos_label : label, optional
+        Positive class of ``y`` when it is not {0, 1}, {-1, 1} or boolean.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> class Identity:  # the "model" returns the unit's score as it is
+    ...     def fit(self, X, y):
+    ...         return self
+    ...     def decision_function(self, X):
+    ...         return X[:, 0]
+    >>> model = PlattCalibrated(Identity(), n_folds=2).fit(u.y_score[:, None], u.y_true)
+    >>> model.predict_proba([[0.95], [0.10]]).round(4)
+    array([0.7584, 0.0548])
+    """
+
+    estimator: object
+    n_folds: int = 3
+    seed: int | None = 0
+    smooth_targets: bool = False
+    pos_label: object = None
+    fitted_estimator: object = None
+    calibrator: PlattScaling | None = None
+
+    def fit(self, X, y):
+        """Fit the model and its Platt map; return a fitted copy."""
+        n_folds = arrays.positive_int(self.n_folds, "n_folds", minimum=2)
+        X = np.asarray(X)
+        y = arrays.column(y, "y")
+        positive = arrays.binary_labels(y, pos_label=self.pos_label, name="y")
+        if X.shape[0] != len(y):
+            raise ValueError(f"inconsistent lengths: X has {X.shape[0]} rows, y has {len(y)}")
+        if min(np.sum(positive), np.sum(~positive)) < n_folds:
+            raise ValueError(f"each class needs at least n_folds={n_folds} rows for the inner folds")
+        # Shuffled folds when a seed is given, identical to scikit-learn's
+        # StratifiedKFold(shuffle=True, random_state=seed); seed=None keeps the order.
+        folds = stratified_k_fold(
+            positive.astype(int), n_splits=n_folds, shuffle=self.seed is not None, seed=self.seed
+        )
+        scores = np.empty(len(y))
+        for train, test in folds:
+            model = self.estimator.fit(X[train], y[train])
+            scores[test] = np.asarray(model.decision_function(X[test]), dtype=float).ravel()
+        slope, intercept = _fit_platt(scores, positive, None, bool(self.smooth_targets))
+        calibrator = PlattScaling(slope, intercept, self.smooth_targets)
+        return dataclasses.replace(
+            self, fitted_estimator=self.estimator.fit(X, y), calibrator=calibrator
+        )
+
+    def _check_fitted(self):
+        if self.calibrator is None:
+            raise ValueError("PlattCalibrated is not fitted; call fit(X, y) first")
+
+    def decision_function(self, X):
+        """Calibrated log-odds of the positive class."""
+        self._check_fitted()
+        raw = np.asarray(self.fitted_estimator.decision_function(np.asarray(X)), dtype=float).ravel()
+        return self.calibrator.decision_function(raw)
+
+    def predict_proba(self, X):
+        """Calibrated probabilities of the positive class, shape (n,)."""
+        return np.exp(_log_sigmoid(self.decision_function(X)))

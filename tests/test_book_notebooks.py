@@ -1,0 +1,325 @@
+"""The downloadable notebooks: conversion rules on small inputs, then every built one.
+
+The built notebooks (``_build/html/_sources/book/<page>.ipynb``) must be the
+executed chapter (outputs and figures), read right in plain Jupyter (no raw
+MyST), and run in a clean kernel where only ``evalmetrics[ml,plot]`` and
+ipykernel are installed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import notebooks  # noqa: E402
+from notebooks import Book, Citation, convert_markdown, convert_notebook, leftover_myst  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from conftest import is_notebook, toc_chapters  # noqa: E402
+
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n fake").decode()
+
+
+@pytest.fixture
+def book() -> Book:
+    return Book(
+        targets={"notation": ("book/notation", "Notation"),
+                 "fig-roc": ("book/roc-auc", "The ROC curve"),
+                 "thm-auc": ("book/roc-auc", "Theorem 1")},
+        numbers={"fig-roc": ("figure", "2"), "tab-counts": ("table", "1"),
+                 "eq-auc": ("equation", "3"), "thm-auc": ("theorem", "1")},
+        titles={"book/notation": "Notation"},
+        citations={"fawcett2006": Citation("Fawcett", "2006", "Tom Fawcett (2006). ROC."),
+                   "davis2006": Citation("Davis and Goadrich", "2006", "J. Davis (2006). PR.")},
+        numfig_format={"figure": "Figure %s", "table": "Table %s"},
+        macros={"AUC": "\\operatorname{AUC}"},
+    )
+
+
+GLUE = {"auc": {"text/plain": "0.796875"}, "frac": {"text/plain": "'83/120'"},
+        "n": {"text/plain": "12"}, "fig": {"image/png": PNG, "text/plain": "<Figure>"},
+        "tab": {"text/markdown": "| a |\n| --- |\n| 1 |", "text/plain": "<Markdown>"},
+        "np": {"text/plain": "np.float64(0.5)"}}
+
+
+def convert(text, book, glue=GLUE):
+    out, attachments, problems = convert_markdown(text, book, glue=glue, docname="book/x")
+    return out, attachments, problems
+
+
+# ---------------------------------------------------------------- conversion
+
+
+def test_glue_text_is_formatted_like_myst_nb(book):
+    out, _, problems = convert("AUC {glue:text}`auc:.4f`, {glue:text}`frac`, "
+                               "n = {glue:text}`n`, {glue:text}`auc`.", book)
+    # 0.796875 = 51/64, the worked example's AUC (handbook, ROC chapter)
+    assert out == "AUC 0.7969, 83/120, n = 12, 0.796875."
+    assert problems == []
+
+
+def test_glue_problems_are_reported_not_hidden(book):
+    out, _, problems = convert("{glue:text}`missing:.2f` and {glue:text}`np:.2f`", book)
+    assert "missing" in problems[0] and "np" in problems[1]
+    assert leftover_myst(out) == []
+
+
+def test_citations_read_as_author_year(book):
+    out, _, _ = convert("See {cite}`fawcett2006`, {cite:t}`davis2006` and "
+                        "{cite:p}`fawcett2006,davis2006`.", book)
+    assert out == ("See (Fawcett, 2006), Davis and Goadrich (2006) and "
+                   "(Fawcett, 2006; Davis and Goadrich, 2006).")
+
+
+def test_references_become_titles_and_numbers(book):
+    out, _, problems = convert(
+        "{ref}`notation`, {ref}`the symbols <notation>`, {numref}`fig-roc`, "
+        "{numref}`Figure %s shows it <fig-roc>`, {eq}`eq-auc`, {prf:ref}`thm-auc`, "
+        "{doc}`notation`, [link](#notation), [web](https://example.org)", book)
+    assert out == ("Notation, the symbols, Figure 2, Figure 2 shows it, (3), Theorem 1, "
+                   "Notation, link, [web](https://example.org)")
+    assert problems == []
+
+
+def test_math_directive_and_labelled_dollar_math_get_tags(book):
+    out, _, _ = convert("```{math}\n:label: eq-auc\n\\AUC = 1\n```\n\n$$\na = b \\\\\nc = d\n$$ (eq-auc)",
+                        book)
+    assert out.splitlines() == ["$$", "\\AUC = 1", "\\tag{3}", "$$", "", "$$", "a = b \\\\",
+                                "c = d", "\\tag{3}", "$$"]
+
+
+def test_theorem_proof_and_admonitions_are_plain_markdown(book):
+    text = ("````{prf:theorem} AUC is a probability\n:label: thm-auc\n\nThe AUC is "
+            "{glue:text}`auc:.4f`.\n````\n\n```{prf:proof}\nCount pairs.\n```\n\n"
+            ":::{note}\nA note.\n:::\n\n:::{admonition} Why\n:class: tip\nBecause.\n:::\n\n"
+            "```{warning} Inline body.\n```")
+    out, _, _ = convert(text, book)
+    assert "> **Theorem 1 (AUC is a probability).**" in out
+    assert "> The AUC is 0.7969." in out
+    assert "*Proof.* Count pairs. ∎" in out
+    assert "> **Note.**" in out and "> A note." in out
+    assert "> **Why.**" in out and "> Because." in out
+    assert "> **Warning.**" in out and "> Inline body." in out
+    assert leftover_myst(out) == []
+
+
+def test_glued_figure_becomes_an_attachment_with_numbered_caption(book):
+    out, attachments, _ = convert("```{glue:figure} fig\n:name: fig-roc\n\nThe ROC curve.\n```",
+                                  book)
+    assert "![fig](attachment:fig.png)" in out
+    assert "*Figure 2: The ROC curve.*" in out
+    assert attachments == {"fig.png": {"image/png": PNG}}
+
+
+def test_glued_markdown_table_is_pasted(book):
+    out, _, _ = convert("```{glue:} tab\n```\n\n{glue:md}`tab`", book)
+    assert out.startswith("| a |\n| --- |\n| 1 |")
+
+
+def test_labels_comments_and_toc_directives_disappear(book):
+    out, _, _ = convert("(sec-x)=\n## Section\n% a comment\n```{toctree}\nx\n```\ntext", book)
+    assert out == "## Section\ntext"
+
+
+def test_code_may_show_myst_syntax(book):
+    text = "Write ``{glue:text}`name:.4f` `` in prose.\n\n```md\n:::{note}\nx\n:::\n```"
+    out, _, _ = convert(text, book)
+    assert out == text
+    assert leftover_myst(out) == []
+
+
+def test_list_table_becomes_a_pipe_table(book):
+    out, _, _ = convert("```{list-table} Counts\n:header-rows: 1\n:name: tab-counts\n\n"
+                        "* - a\n  - b\n* - 1\n  - 2\n```", book)
+    assert "*Table 1: Counts*" in out
+    assert "| a | b |\n| --- | --- |\n| 1 | 2 |" in out
+
+
+@pytest.mark.parametrize("raw", ["{glue:text}`x`", "{cite}`k`", "{prf:ref}`t`",
+                                 ":::{note}\nx\n:::", "```{math}\nx\n```", "{ref}`a`",
+                                 "(label)=", "{eq}`e`"])
+def test_leftover_scan_catches_raw_myst(raw):
+    assert leftover_myst(raw)
+
+
+def test_notebook_conversion_keeps_outputs_and_runs_without_myst_nb(book):
+    nb = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3",
+                                                          "display_name": "Python 3"}})
+    hidden = nbformat.v4.new_code_cell("from myst_nb import glue\nglue('auc', 0.5, display=False)",
+                                       metadata={"tags": ["remove-cell"]})
+    hidden.outputs = [nbformat.v4.new_output(
+        "display_data", data={"application/papermill.record/text/plain": "0.5"},
+        metadata={"scrapbook": {"name": "auc", "mime_prefix": "application/papermill.record/"}})]
+    shown = nbformat.v4.new_code_cell("fig")
+    shown.outputs = [nbformat.v4.new_output(
+        "display_data", data={"image/png": PNG, "application/pdf": "JVBE", "text/plain": "F"})]
+    nb.cells = [nbformat.v4.new_markdown_cell("# Title"), hidden,
+                nbformat.v4.new_markdown_cell("AUC {glue:text}`auc:.2f` {cite}`fawcett2006`"),
+                shown]
+    out, problems = convert_notebook(nb, book, docname="book/x")
+    assert problems == []
+    kinds = [c.cell_type for c in out.cells]
+    assert kinds == ["markdown", "code", "code", "markdown", "code", "markdown"]
+    assert "\\newcommand{\\AUC}{\\operatorname{AUC}}" in out.cells[0].source
+    assert out.cells[1].source == notebooks.GLUE_STAND_IN
+    assert "from myst_nb import glue" not in out.cells[2].source
+    assert out.cells[2].outputs == []  # glue records: nothing Jupyter could show
+    assert out.cells[2].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert out.cells[3].source == "AUC 0.50 (Fawcett, 2006)"
+    assert list(out.cells[4].outputs[0]["data"]) == ["image/png", "text/plain"]
+    assert out.cells[5].source == "## References\n\n* Tom Fawcett (2006). ROC."
+    nbformat.validate(out)
+    # the stand-in works without myst_nb
+    namespace: dict = {}
+    exec(notebooks.GLUE_STAND_IN.replace("from myst_nb import glue", "raise ImportError"),
+         namespace)
+    namespace["glue"]("x", 1, display=False)
+
+
+def test_bibtex_entries_become_citations():
+    citations = notebooks.citations_from_bibtex([ROOT / "book" / "references.bib"])
+    assert citations["fawcett2006"].authors == "Fawcett"
+    assert citations["fawcett2006"].year == "2006"
+    assert citations["hanley1982"].authors == "Hanley and McNeil"
+    assert "{" not in "".join(c.reference for c in citations.values())
+
+
+# ------------------------------------------------------------ built notebooks
+
+
+def chapter_pages() -> list[str]:
+    return [p.stem for p in toc_chapters()]
+
+
+@pytest.fixture(scope="session")
+def downloads(built_site) -> dict[str, Path]:
+    return {page: built_site / "_sources" / "book" / f"{page}.ipynb" for page in chapter_pages()}
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_every_page_has_a_notebook_that_reads_right(downloads, page):
+    path = downloads[page]
+    assert path.is_file(), f"no downloadable notebook for {page}"
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            assert leftover_myst(cell.source) == [], f"{page} cell {index}: raw MyST\n{cell.source}"
+            for key in cell.get("attachments", {}):
+                assert f"attachment:{key}" in cell.source
+    source = ROOT / "book" / f"{page}.md"
+    if is_notebook(source) and "```{code-cell}" in source.read_text(encoding="utf-8"):
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert code, f"{page}: code cells lost"
+        assert any(c.outputs for c in code), f"{page}: the notebook has no outputs"
+        for cell in code:
+            for out in cell.outputs:
+                assert out.get("output_type") != "error"
+                assert not any(k.startswith("application/papermill") for k in out.get("data", {}))
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_figures_of_the_page_are_in_its_notebook(built_site, downloads, page):
+    html = (built_site / "book" / f"{page}.html").read_text(encoding="utf-8")
+    nb = nbformat.read(downloads[page], as_version=4)
+    images_in_page = html.count('<img src="../_images/')
+    images_in_nb = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                       if "image/png" in o.get("data", {}))
+    images_in_nb += sum(len(c.get("attachments", {})) for c in nb.cells)
+    assert images_in_nb >= images_in_page, f"{page}: {images_in_page} figures on the page, " \
+                                           f"{images_in_nb} in the notebook"
+
+
+# ------------------------------------------------------- run in a clean kernel
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    for path in sorted((ROOT / "evalmetrics").rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="session")
+def clean_kernel() -> tuple[str, Path]:
+    """A venv with only ``evalmetrics[ml,plot]`` (a built, non-editable install) and
+    ipykernel, under ``_build/clean-venv`` (kept between runs, refreshed when the
+    package changes); returns the name and folder of its kernel spec."""
+    venv = ROOT / "_build" / "clean-venv"
+    stamp = venv / ".fingerprint"
+    python = venv / "bin" / "python"
+    fingerprint = _fingerprint()
+    if not (stamp.is_file() and stamp.read_text() == fingerprint and python.is_file()):
+        def run(*cmd):
+            result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+            if result.returncode != 0:
+                pytest.fail(f"{' '.join(map(str, cmd))} failed:\n{result.stderr[-3000:]}",
+                            pytrace=False)
+        if venv.exists():
+            shutil.rmtree(venv)
+        run(sys.executable, "-m", "venv", str(venv))
+        run(str(python), "-m", "pip", "install", "--quiet", f"{ROOT}[ml,plot]", "ipykernel")
+        run(str(python), "-m", "ipykernel", "install", "--prefix", str(venv),
+            "--name", "evalmetrics-clean", "--display-name", "evalmetrics (clean)")
+        stamp.write_text(fingerprint)
+    return "evalmetrics-clean", venv / "share" / "jupyter" / "kernels"
+
+
+@pytest.mark.book
+def test_clean_kernel_has_no_book_tooling(clean_kernel):
+    python = ROOT / "_build" / "clean-venv" / "bin" / "python"
+    names = subprocess.run([str(python), "-m", "pip", "list", "--format=json"],
+                           capture_output=True, text=True, check=True).stdout
+    installed = {p["name"].lower() for p in json.loads(names)}
+    assert {"evalmetrics", "numpy", "scikit-learn", "scipy", "matplotlib"} <= installed
+    assert not installed & {"myst-nb", "jupyter-book", "sphinx", "jupytext", "pytest"}
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_notebook_runs_in_a_clean_kernel(downloads, clean_kernel, page, tmp_path, monkeypatch):
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    name, kernels = clean_kernel
+    nb = nbformat.read(downloads[page], as_version=4)
+    if not any(c.cell_type == "code" for c in nb.cells):
+        return  # a page of prose: nothing to run
+    # A reader's plain kernel: no start-up files, nothing of the repository on the path,
+    # and a folder of its own (the download folder) as working directory.
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    manager = KernelManager(kernel_name=name,
+                            kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
+    NotebookClient(nb, km=manager, timeout=600,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+
+
+def test_roles_may_span_lines(book):
+    out, _, _ = convert("compare {ref}`the notation\npage <notation>` and {cite:t}`fawcett2006`\n"
+                        "today.", book)
+    assert out == "compare the notation\npage and Fawcett (2006)\ntoday."
+
+
+def test_glued_markdown_is_converted_too(book):
+    glue = {"t": {"text/markdown": "```{table} Counts\n:name: tab-counts\n\n| a |\n|---|\n| 1 |\n```"}}
+    out, _, problems = convert("```{glue:md} t\n```", book, glue=glue)
+    assert out.startswith("*Table 1: Counts*\n\n| a |\n|---|\n| 1 |")
+    assert problems == [] and leftover_myst(out) == []

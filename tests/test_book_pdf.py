@@ -1,0 +1,164 @@
+"""The book as PDF (``make pdf``) and a handout of chosen chapters (``make handout``).
+
+Checked with Debian's poppler-utils: the text (pdftotext), the page count and
+title (pdfinfo), the absence of raster images (pdfimages: figures are vector),
+and the LaTeX log of the last run.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+
+# Numbers of the handbook's worked examples, as the pages print them, per chapter
+# (source: the handbook seed, /work/shared/seeds/evaluation-metrics-handbook.txt,
+# and each chapter's own asserts).  A chapter's numbers are required once the
+# chapter is written (its page no longer says "This chapter is being written").
+WORKED_EXAMPLE = {
+    "roc-auc": ["0.7969"],  # AUC of the twelve units, 25.5/32
+    "precision-recall": ["0.6917"],  # average precision, 83/120
+    "calibration": ["0.2583"],  # mean score of the lower bin (calibration.md asserts)
+    "brier-decomposition": [],
+    "confusion-matrix": [],
+    "imbalance": [],
+}
+STUB = "This chapter is being written"
+
+pytestmark = pytest.mark.book
+
+
+def written(page: str) -> bool:
+    path = BOOK / f"{page}.md"
+    return path.is_file() and STUB not in path.read_text(encoding="utf-8")
+
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def pdf_info(pdf: Path) -> dict[str, str]:
+    out = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                         check=True).stdout
+    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+def raster_images(pdf: Path) -> int:
+    out = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    return len([line for line in out[2:] if line.strip()])
+
+
+def latex_problems(log: Path) -> list[str]:
+    """Errors and unresolved references reported by the last LaTeX run."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    bad = [line for line in text.splitlines()
+           if line.startswith("!") or "LaTeX Error" in line
+           or "Undefined control sequence" in line or "Emergency stop" in line]
+    if "There were undefined references" in text:
+        bad.append("There were undefined references")
+    if re.search(r"Reference `[^']*' on page \d+ undefined", text):
+        bad += re.findall(r"Reference `[^']*' on page \d+ undefined", text)
+    return bad
+
+
+def chapter_titles(pages) -> dict[str, str]:
+    titles = {}
+    for page in pages:
+        for line in (BOOK / f"{page}.md").read_text(encoding="utf-8").splitlines():
+            if line.startswith("# "):
+                titles[page] = line[2:].strip()
+                break
+    return titles
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+# ------------------------------------------------------------------ the book
+
+
+@pytest.fixture(scope="module")
+def book_text(built_pdf) -> str:
+    return pdf_text(built_pdf)
+
+
+def test_book_pdf_has_every_chapter(built_pdf, book_text):
+    from conftest import toc_chapters
+
+    pages = [p.stem for p in toc_chapters() if p.stem not in ("index", "bibliography")]
+    info = pdf_info(built_pdf)
+    assert info["Title"] == "Evaluation metrics"
+    # at least a page per chapter (with the title page and contents, many more)
+    assert int(info["Pages"]) >= len(pages) + 2
+    for page, title in chapter_titles(pages).items():
+        assert squash(title).lower() in squash(book_text).lower(), f"chapter {page} missing"
+
+
+@pytest.mark.parametrize("page", sorted(WORKED_EXAMPLE))
+def test_book_pdf_shows_the_worked_examples(book_text, page):
+    if not written(page):
+        pytest.skip(f"{page} is still a stub")
+    for number in WORKED_EXAMPLE[page]:
+        assert number in book_text, f"{page}: {number} not in the PDF"
+
+
+def test_book_pdf_has_no_undefined_references(book_text):
+    assert "??" not in book_text
+
+
+def test_book_pdf_latex_log_is_clean(built_pdf):
+    assert latex_problems(built_pdf.with_suffix(".log")) == []
+
+
+def test_book_pdf_figures_are_vector(built_pdf):
+    assert raster_images(built_pdf) == 0
+
+
+def test_book_pdf_has_citations_and_bibliography(book_text):
+    # author-year citations and the bibliography's entries (book/references.bib)
+    assert "Fawcett" in book_text
+    assert "An introduction to ROC analysis" in squash(book_text)
+
+
+# ---------------------------------------------------------------- a handout
+
+HANDOUT = ["roc-auc", "calibration"]
+HANDOUT_TITLE = "Ranking and calibration: a course handout"
+
+
+@pytest.fixture(scope="module")
+def handout_pdf(handout) -> Path:
+    return handout(HANDOUT, HANDOUT_TITLE)
+
+
+def test_handout_has_its_title_and_only_its_chapters(handout_pdf, built_pdf):
+    info = pdf_info(handout_pdf)
+    assert info["Title"] == HANDOUT_TITLE
+    text = pdf_text(handout_pdf)
+    assert HANDOUT_TITLE.lower() in squash(text).lower()
+    for page, title in chapter_titles(HANDOUT).items():
+        assert squash(title).lower() in squash(text).lower(), page
+    assert int(info["Pages"]) < int(pdf_info(built_pdf)["Pages"])
+
+
+def test_handout_shows_the_worked_examples(handout_pdf):
+    text = pdf_text(handout_pdf)
+    for page in HANDOUT:
+        if written(page):
+            for number in WORKED_EXAMPLE[page]:
+                assert number in text, f"{page}: {number} not in the handout"
+    assert "??" not in text
+
+
+def test_handout_latex_log_is_clean(handout_pdf):
+    log = handout_pdf.parent / "-".join(HANDOUT) / "_build" / "latex" / "handout.log"
+    assert latex_problems(log) == []
+    assert raster_images(handout_pdf) == 0

@@ -1,0 +1,606 @@
+"""Tests of evalmetrics.calibration and evalmetrics.recalibration.
+
+Expected values come from the handbook's worked example (section
+"Worked example > Calibration"), from the seed note on the Brier
+decomposition (brier-decomposition-zh), or from scikit-learn / SciPy.
+"""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalmetrics.calibration import (
+    BinnedBrierDecomposition,
+    BrierDecomposition,
+    CorpReliability,
+    ReliabilityCurve,
+    binned_brier_decomposition,
+    brier_decomposition,
+    brier_score,
+    corp_reliability,
+    expected_calibration_error,
+    reliability_curve,
+)
+from evalmetrics.recalibration import (
+    IsotonicCalibration,
+    PlattCalibrated,
+    PlattScaling,
+    isotonic_regression,
+)
+from evalmetrics.worked_example import twelve_units
+
+TOL = 1e-12
+
+
+@pytest.fixture
+def units():
+    return twelve_units()
+
+
+def population_forecast():
+    """The seed note's forecast as data: two equally likely reports.
+
+    Report 0.2 on 10 rows of which 1 is positive (true rate 0.1), report 0.8
+    on 10 rows of which 7 are positive (true rate 0.7).
+    """
+    y_prob = np.r_[np.full(10, 0.2), np.full(10, 0.8)]
+    y_true = np.r_[1, np.zeros(9, dtype=int), np.ones(7, dtype=int), np.zeros(3, dtype=int)]
+    return y_true, y_prob
+
+
+def random_data(seed, n=300, decimals=1):
+    """Heavily tied probabilities (rounded) and labels loosely related to them."""
+    rng = np.random.default_rng(seed)
+    y_prob = np.round(rng.uniform(0, 1, n), decimals)
+    y_true = (rng.uniform(0, 1, n) < 0.2 + 0.6 * y_prob).astype(int)
+    weights = rng.uniform(0.1, 3.0, n)
+    return y_true, y_prob, weights
+
+
+# ---------------------------------------------------------------------------
+# worked example: twelve units
+# ---------------------------------------------------------------------------
+
+def test_squared_error_sums_of_the_two_classes(units):
+    faulty = units.y_true == 1
+    # Handbook: faulty units' squared errors sum to 0.525, working units' to 1.8375.
+    assert round(4 * brier_score(units.y_true[faulty], units.y_score[faulty]), 4) == 0.525
+    assert round(8 * brier_score(units.y_true[~faulty], units.y_score[~faulty]), 4) == 1.8375
+
+
+def test_brier_score_of_the_twelve_units(units):
+    value = brier_score(units.y_true, units.y_score)
+    # Handbook: 2.3625 / 12 = 0.196875 exactly, shown as 0.1969.
+    assert value == pytest.approx(float(Fraction(23625, 120000)), abs=1e-15)
+    assert round(value, 4) == 0.1969
+
+
+def test_base_rate_forecast_and_gap(units):
+    base = brier_score(units.y_true, np.full(12, 1 / 3))
+    # Handbook: forecasting 1/3 scores (1/3)(2/3) = 0.2222; the model wins by 0.0253.
+    assert base == pytest.approx(2 / 9, abs=1e-15)
+    assert round(base, 4) == 0.2222
+    assert round(base - brier_score(units.y_true, units.y_score), 4) == 0.0253
+    # Uncertainty is the base-rate forecast's score.
+    assert brier_decomposition(units.y_true, units.y_score).uncertainty == pytest.approx(2 / 9, abs=1e-15)
+
+
+def test_two_bin_reliability_curve(units):
+    curve = reliability_curve(units.y_true, units.y_score, n_bins=2)
+    assert isinstance(curve, ReliabilityCurve)
+    # Handbook: mean scores 1.55/6 = 0.2583 and 4.5/6 = 0.75; observed 1/6 and 3/6.
+    np.testing.assert_allclose(curve.mean_predicted, [1.55 / 6, 4.5 / 6], atol=1e-15)
+    np.testing.assert_allclose(curve.fraction_positive, [1 / 6, 3 / 6], atol=1e-15)
+    assert curve.count.tolist() == [6, 6]
+    assert [round(x, 4) for x in curve.mean_predicted] == [0.2583, 0.75]
+    gaps = np.abs(curve.mean_predicted - curve.fraction_positive)
+    # Handbook: gaps 0.0917 and 0.25.
+    assert [round(x, 4) for x in gaps] == [0.0917, 0.25]
+
+
+def test_two_bin_ece(units):
+    value = expected_calibration_error(units.y_true, units.y_score, n_bins=2)
+    # Handbook: (6/12) 0.0917 + (6/12) 0.25 = 0.1708; exactly (0.55/6 + 0.25)/2 = 41/240.
+    assert round(value, 4) == 0.1708
+    assert value == pytest.approx(41 / 240, abs=1e-15)
+
+
+def test_edge_value_goes_to_lower_bin():
+    # Handbook: bins are closed on the right, so 0.5 belongs to the bin below it.
+    curve = reliability_curve([0, 1, 1], [0.2, 0.5, 0.9], n_bins=2)
+    assert curve.count.tolist() == [2, 1]
+    assert curve.mean_predicted[0] == pytest.approx(0.35, abs=1e-15)
+
+
+def test_ece_moves_with_the_binning(units):
+    values = {
+        (n, s): expected_calibration_error(units.y_true, units.y_score, n_bins=n, strategy=s)
+        for n in (2, 3, 5, 10) for s in ("uniform", "quantile")
+    }
+    assert len({round(v, 10) for v in values.values()}) > 1
+
+
+# ---------------------------------------------------------------------------
+# the seed note's forecast: UNC 0.24, REL 0.01, RES 0.09, BS 0.16
+# ---------------------------------------------------------------------------
+
+def test_population_decomposition():
+    y_true, y_prob = population_forecast()
+    d = brier_decomposition(y_true, y_prob)
+    assert isinstance(d, BrierDecomposition)
+    # Seed note: UNC = 0.4 * 0.6 = 0.24, REL = 0.01, RES = 0.09.
+    assert d.uncertainty == pytest.approx(0.24, abs=1e-15)
+    assert d.reliability == pytest.approx(0.01, abs=1e-15)
+    assert d.resolution == pytest.approx(0.09, abs=1e-15)
+    # Seed note: BS = 0.01 - 0.09 + 0.24 = 0.16, and directly (0.10 + 0.22)/2 = 0.16.
+    assert d.reliability - d.resolution + d.uncertainty == pytest.approx(0.16, abs=1e-15)
+    assert d.brier_score == pytest.approx(0.16, abs=1e-15)
+    assert brier_score(y_true, y_prob) == pytest.approx(0.16, abs=1e-15)
+
+
+def test_population_per_report_terms():
+    y_true, y_prob = population_forecast()
+    low = y_prob == 0.2
+    # Seed note: 0.1 (1-0.2)^2 + 0.9 (0.2)^2 = 0.10 and 0.7 (0.2)^2 + 0.3 (0.8)^2 = 0.22.
+    assert brier_score(y_true[low], y_prob[low]) == pytest.approx(0.10, abs=1e-15)
+    assert brier_score(y_true[~low], y_prob[~low]) == pytest.approx(0.22, abs=1e-15)
+
+
+def test_relabelled_and_constant_forecasts():
+    y_true, y_prob = population_forecast()
+    relabelled = np.where(y_prob == 0.2, 0.1, 0.7)
+    d = brier_decomposition(y_true, relabelled)
+    # Seed note: reporting the true rates 0.1 and 0.7 scores 0.15 (REL 0, RES unchanged).
+    assert d.brier_score == pytest.approx(0.15, abs=1e-15)
+    assert d.reliability == pytest.approx(0.0, abs=1e-15)
+    assert d.resolution == pytest.approx(0.09, abs=1e-15)
+    # Seed note: the constant 0.4 is calibrated but has no resolution: 0.24.
+    constant = brier_decomposition(y_true, np.full(20, 0.4))
+    assert constant.brier_score == pytest.approx(0.24, abs=1e-15)
+    assert constant.reliability == pytest.approx(0.0, abs=1e-15)
+    assert constant.resolution == pytest.approx(0.0, abs=1e-15)
+
+
+def test_binning_two_reports_changes_the_score():
+    # Seed note: (S, Y) = (0.2, 0), (0.4, 1): original 0.20, one bin (report 0.3) 0.29.
+    b = binned_brier_decomposition([0, 1], [0.2, 0.4], n_bins=1)
+    assert isinstance(b, BinnedBrierDecomposition)
+    assert b.brier_score == pytest.approx(0.20, abs=1e-15)
+    assert b.binned_brier_score == pytest.approx(0.29, abs=1e-15)
+    assert b.difference == pytest.approx(-0.09, abs=1e-15)
+    assert b.reliability - b.resolution + b.uncertainty == pytest.approx(0.29, abs=1e-15)
+    # The exact decomposition of the unbinned forecaster does recover 0.20.
+    assert brier_decomposition([0, 1], [0.2, 0.4]).brier_score == pytest.approx(0.20, abs=1e-15)
+
+
+def test_binning_is_exact_when_each_bin_holds_one_value():
+    y_true, y_prob = population_forecast()
+    b = binned_brier_decomposition(y_true, y_prob, n_bins=10)
+    d = brier_decomposition(y_true, y_prob)
+    assert b.difference == pytest.approx(0.0, abs=1e-15)
+    assert (b.reliability, b.resolution) == pytest.approx((d.reliability, d.resolution), abs=1e-15)
+
+
+def test_corp_on_the_population_forecast():
+    y_true, y_prob = population_forecast()
+    corp = corp_reliability(y_true, y_prob)
+    assert isinstance(corp, CorpReliability)
+    # The observed rates 0.1 < 0.7 are already monotone, so CORP recalibrates to them
+    # and MCB = 0.16 - 0.15 = 0.01, DSC = 0.24 - 0.15 = 0.09 (the seed note's REL and RES).
+    np.testing.assert_allclose(corp.calibrated, [0.1, 0.7], atol=1e-15)
+    assert corp.miscalibration == pytest.approx(0.01, abs=1e-15)
+    assert corp.discrimination == pytest.approx(0.09, abs=1e-15)
+    assert corp.uncertainty == pytest.approx(0.24, abs=1e-15)
+
+
+def test_corp_pools_a_non_monotone_forecast(units):
+    corp = corp_reliability(units.y_true, units.y_score)
+    # Hand PAV over the distinct scores 0.10 ... 0.95 (0.40 pooled, 1 of 2 faulty):
+    # 0,0,0,0 | 0.40, 0.55 -> 1/3 | 0.65..0.85 -> 1/2 | 0.95 -> 1.
+    expected = [0, 0, 0, 0, 1 / 3, 1 / 3, 0.5, 0.5, 0.5, 0.5, 1]
+    np.testing.assert_allclose(corp.calibrated, expected, atol=1e-15)
+    assert corp.count.sum() == 12
+    assert corp.miscalibration - corp.discrimination + corp.uncertainty == pytest.approx(
+        corp.brier_score, abs=TOL)
+
+
+# ---------------------------------------------------------------------------
+# scikit-learn and SciPy
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_brier_score_matches_sklearn(seed):
+    from sklearn.metrics import brier_score_loss
+
+    y_true, y_prob, weights = random_data(seed, decimals=2)
+    assert abs(brier_score(y_true, y_prob) - brier_score_loss(y_true, y_prob)) <= TOL
+    assert abs(brier_score(y_true, y_prob, sample_weight=weights)
+               - brier_score_loss(y_true, y_prob, sample_weight=weights)) <= TOL
+    labels = np.where(y_true == 1, "faulty", "working")
+    assert abs(brier_score(labels, y_prob, pos_label="faulty")
+               - brier_score_loss(labels, y_prob, pos_label="faulty")) <= TOL
+
+
+@pytest.mark.parametrize("strategy", ["uniform", "quantile"])
+@pytest.mark.parametrize("n_bins", [1, 2, 3, 5, 7, 10, 20])
+@pytest.mark.parametrize("decimals", [1, 2])
+def test_reliability_curve_matches_sklearn(strategy, n_bins, decimals):
+    from sklearn.calibration import calibration_curve
+
+    y_true, y_prob, _ = random_data(n_bins + 10 * decimals, decimals=decimals)
+    labels = np.where(y_true == 1, "b", "a")
+    ours = reliability_curve(labels, y_prob, n_bins=n_bins, strategy=strategy, pos_label="b")
+    prob_true, prob_pred = calibration_curve(labels, y_prob, n_bins=n_bins, strategy=strategy, pos_label="b")
+    assert len(ours.mean_predicted) == len(prob_pred)
+    assert np.max(np.abs(ours.mean_predicted - prob_pred)) <= TOL
+    assert np.max(np.abs(ours.fraction_positive - prob_true)) <= TOL
+
+
+def test_reliability_curve_at_bin_edges_matches_sklearn():
+    from sklearn.calibration import calibration_curve
+
+    y_prob = np.array([0.0, 0.2, 0.2, 0.4, 0.5, 0.6, 0.8, 1.0, 1.0])
+    y_true = np.array([0, 0, 1, 0, 1, 1, 0, 1, 1])
+    for n_bins in (2, 5, 10):
+        ours = reliability_curve(y_true, y_prob, n_bins=n_bins)
+        prob_true, prob_pred = calibration_curve(y_true, y_prob, n_bins=n_bins)
+        assert np.max(np.abs(ours.mean_predicted - prob_pred)) <= TOL
+        assert np.max(np.abs(ours.fraction_positive - prob_true)) <= TOL
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_isotonic_regression_matches_sklearn_and_scipy(seed):
+    from scipy.optimize import isotonic_regression as scipy_isotonic
+    from sklearn.isotonic import isotonic_regression as sklearn_isotonic
+
+    rng = np.random.default_rng(seed)
+    y = np.round(rng.normal(np.linspace(0, 2, 200), 1.0), 1)
+    weights = rng.uniform(0.1, 2.0, 200)
+    assert np.max(np.abs(isotonic_regression(y) - sklearn_isotonic(y))) <= TOL
+    assert np.max(np.abs(isotonic_regression(y, sample_weight=weights)
+                         - sklearn_isotonic(y, sample_weight=weights))) <= TOL
+    assert np.max(np.abs(isotonic_regression(y, sample_weight=weights)
+                         - scipy_isotonic(y, weights=weights).x)) <= TOL
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_isotonic_calibration_matches_sklearn(seed):
+    from sklearn.isotonic import IsotonicRegression
+
+    y_true, y_prob, weights = random_data(seed, decimals=1)
+    weights[::7] = 0.0  # zero-weight rows are dropped, as scikit-learn does
+    reference = IsotonicRegression(out_of_bounds="clip").fit(y_prob, y_true, sample_weight=weights)
+    linear = IsotonicCalibration(interpolation="linear").fit(y_prob, y_true, sample_weight=weights)
+    grid = np.linspace(-0.1, 1.1, 241)
+    assert np.max(np.abs(linear.transform(grid) - reference.predict(grid))) <= TOL
+    # At the fitted scores themselves, the step map agrees with scikit-learn too.
+    step = IsotonicCalibration().fit(y_prob, y_true, sample_weight=weights)
+    seen = y_prob[weights > 0]
+    assert np.max(np.abs(step.transform(seen) - reference.predict(seen))) <= TOL
+
+
+def test_isotonic_step_map_between_and_outside_thresholds():
+    iso = IsotonicCalibration().fit([0.1, 0.2, 0.3, 0.6], [0, 1, 0, 1])
+    # PAV: 0, (1 + 0)/2 pooled, 1 -> values 0, 0.5, 0.5, 1.
+    np.testing.assert_allclose(iso.values, [0.0, 0.5, 0.5, 1.0])
+    # Steps hold the value of the threshold at or below; outside the range: clipped.
+    np.testing.assert_allclose(iso.transform([0.0, 0.1, 0.15, 0.5, 0.6, 0.9]), [0, 0, 0, 0.5, 1, 1])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_corp_recalibration_matches_sklearn_isotonic(seed):
+    from sklearn.isotonic import IsotonicRegression
+
+    y_true, y_prob, _ = random_data(seed, decimals=1)
+    corp = corp_reliability(y_true, y_prob)
+    reference = IsotonicRegression().fit_transform(y_prob, y_true)
+    assert np.max(np.abs(corp.recalibrated - reference)) <= TOL
+
+
+def _sklearn_logistic(scores, targets, weights=None):
+    """Unpenalised logistic regression on one feature with fractional targets,
+    written as each row twice: positive with weight t, negative with weight 1 - t."""
+    from sklearn.linear_model import LogisticRegression
+
+    n = len(scores)
+    weights = np.ones(n) if weights is None else weights
+    X = np.r_[scores, scores][:, None]
+    y = np.r_[np.ones(n), np.zeros(n)]
+    w = np.r_[weights * targets, weights * (1 - targets)]
+    model = LogisticRegression(C=np.inf, solver="newton-cholesky", tol=1e-15, max_iter=1000)
+    model.fit(X, y, sample_weight=w)
+    return float(model.coef_[0, 0]), float(model.intercept_[0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_platt_matches_logistic_regression(seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 200)
+    scores = np.round(rng.normal(1.5 * y, 1.0), 1)
+    weights = rng.uniform(0.5, 2.0, 200)
+    plain = PlattScaling().fit(scores, y, sample_weight=weights)
+    slope, intercept = _sklearn_logistic(scores, y.astype(float), weights)
+    assert abs(plain.slope - slope) <= 1e-9 and abs(plain.intercept - intercept) <= 1e-9
+    # Platt's smoothed targets (N+ + 1)/(N+ + 2) and 1/(N- + 2), unweighted.
+    n_pos, n_neg = y.sum(), len(y) - y.sum()
+    targets = np.where(y == 1, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+    smooth = PlattScaling(smooth_targets=True).fit(scores, y)
+    slope, intercept = _sklearn_logistic(scores, targets)
+    assert abs(smooth.slope - slope) <= 1e-9 and abs(smooth.intercept - intercept) <= 1e-9
+
+
+def test_platt_smoothed_matches_sklearn_sigmoid_calibration():
+    from sklearn.calibration import _SigmoidCalibration
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 300)
+    scores = rng.normal(2.0 * y, 1.0)
+    reference = _SigmoidCalibration().fit(scores, y)
+    ours = PlattScaling(smooth_targets=True).fit(scores, y)
+    # scikit-learn stops L-BFGS at gtol 1e-6, so only ~1e-6 agreement is possible;
+    # its sigmoid is 1 / (1 + exp(a s + b)), hence the signs.
+    assert ours.slope == pytest.approx(-reference.a_, abs=1e-5)
+    assert ours.intercept == pytest.approx(-reference.b_, abs=1e-5)
+    grid = np.linspace(-3, 5, 50)
+    assert np.max(np.abs(ours.predict_proba(grid) - reference.predict(grid))) <= 1e-6
+
+
+def test_platt_calibrated_matches_calibrated_classifier_cv():
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 240)
+    X = rng.normal(y[:, None] * [1.0, 0.5], 1.0, size=(240, 2))
+    base = LogisticRegression(C=0.01)
+    ours = PlattCalibrated(base, n_folds=3, seed=5, smooth_targets=True).fit(X, y)
+    reference = CalibratedClassifierCV(
+        LogisticRegression(C=0.01), method="sigmoid", ensemble=False,
+        cv=StratifiedKFold(3, shuffle=True, random_state=5),
+    ).fit(X, y)
+    # Same folds, same base model, same smoothed targets; the only difference is
+    # scikit-learn's L-BFGS tolerance in the sigmoid fit.
+    assert np.max(np.abs(ours.predict_proba(X) - reference.predict_proba(X)[:, 1])) <= 1e-6
+
+
+def test_platt_calibrated_with_evalmetrics_model():
+    from evalmetrics.models import GaussianNaiveBayes
+
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 200)
+    X = rng.normal(y[:, None] * [1.0, 1.0, 1.0], 1.0, size=(200, 3))
+    X[:, 1] = X[:, 0] + 0.1 * X[:, 1]  # correlated features make naive Bayes overconfident
+    model = PlattCalibrated(GaussianNaiveBayes()).fit(X, y)
+    p = model.predict_proba(X)
+    assert p.shape == (200,) and np.all((p > 0) & (p < 1))
+    # A monotone map: the ranking of the base model is kept.
+    raw = model.fitted_estimator.decision_function(X)
+    assert np.array_equal(np.argsort(raw, kind="stable"), np.argsort(p, kind="stable"))
+
+
+# ---------------------------------------------------------------------------
+# properties
+# ---------------------------------------------------------------------------
+
+forecasts = st.lists(
+    st.tuples(st.integers(0, 1), st.integers(0, 20).map(lambda k: k / 20)), min_size=1, max_size=60
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(forecasts)
+def test_decomposition_identity_and_bounds(rows):
+    y_true, y_prob = map(np.array, zip(*rows))
+    d = brier_decomposition(y_true, y_prob)
+    assert d.reliability - d.resolution + d.uncertainty == pytest.approx(d.brier_score, abs=TOL)
+    assert d.reliability >= 0
+    assert -TOL <= d.resolution <= d.uncertainty + TOL
+
+
+@settings(max_examples=150, deadline=None)
+@given(forecasts, st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
+def test_binned_decomposition_identities(rows, n_bins, strategy):
+    y_true, y_prob = map(np.array, zip(*rows))
+    b = binned_brier_decomposition(y_true, y_prob, n_bins=n_bins, strategy=strategy)
+    assert b.reliability - b.resolution + b.uncertainty == pytest.approx(b.binned_brier_score, abs=TOL)
+    assert b.difference == pytest.approx(b.within_bin_variance - 2 * b.within_bin_covariance, abs=TOL)
+    assert -TOL <= b.resolution <= b.uncertainty + TOL
+    ece = expected_calibration_error(y_true, y_prob, n_bins=n_bins, strategy=strategy)
+    assert 0 <= ece <= 1
+    # ECE^2 <= binned reliability (Jensen), with the same bins.
+    assert ece**2 <= b.reliability + TOL
+
+
+@settings(max_examples=150, deadline=None)
+@given(forecasts)
+def test_corp_identity_and_signs(rows):
+    y_true, y_prob = map(np.array, zip(*rows))
+    c = corp_reliability(y_true, y_prob)
+    assert c.miscalibration - c.discrimination + c.uncertainty == pytest.approx(c.brier_score, abs=TOL)
+    assert c.miscalibration >= -TOL
+    assert -TOL <= c.discrimination <= c.uncertainty + TOL
+    assert np.all(np.diff(c.calibrated) >= -TOL)
+    # Recalibrated forecasts are calibrated in-sample: their own REL is zero.
+    assert brier_decomposition(y_true, np.clip(c.recalibrated, 0, 1)).reliability <= TOL
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(-20, 20), st.integers(1, 5)), min_size=1, max_size=50))
+def test_isotonic_is_monotone_and_keeps_the_weighted_mean(rows):
+    y, w = (np.array(c, dtype=float) for c in zip(*rows))
+    fit = isotonic_regression(y / 4, sample_weight=w)
+    assert np.all(np.diff(fit) >= -TOL)
+    assert np.average(fit, weights=w) == pytest.approx(np.average(y / 4, weights=w), abs=1e-9)
+    assert np.max(np.abs(isotonic_regression(fit, sample_weight=w) - fit)) <= TOL
+
+
+def test_recalibration_keeps_the_ranking(units):
+    platt = PlattScaling().fit(units.y_score, units.y_true)
+    p = platt.predict_proba(units.y_score)
+    # Scores are sorted decreasingly (units 7 and 8 tied), and the slope is positive.
+    assert np.all(np.diff(p) <= 0) and np.array_equal(np.diff(p) == 0, np.diff(units.y_score) == 0)
+    assert np.array_equal(platt.transform(units.y_score), p)
+
+
+# ---------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------
+
+def test_probabilities_outside_unit_interval():
+    with pytest.raises(ValueError, match="y_prob must be probabilities"):
+        brier_score([0, 1], [0.2, 1.2])
+    with pytest.raises(ValueError, match="y_prob must be probabilities"):
+        reliability_curve([0, 1], [-0.1, 0.5])
+
+
+def test_nan_probability():
+    with pytest.raises(ValueError, match="y_prob contains 1 NaN"):
+        brier_decomposition([0, 1], [np.nan, 0.5])
+
+
+def test_mismatched_lengths():
+    with pytest.raises(ValueError, match="inconsistent lengths"):
+        expected_calibration_error([0, 1, 1], [0.2, 0.5])
+
+
+def test_empty_input():
+    with pytest.raises(ValueError, match="y_true is empty"):
+        corp_reliability([], [])
+
+
+@pytest.mark.parametrize("function", [reliability_curve, expected_calibration_error, binned_brier_decomposition])
+def test_n_bins_below_one(function):
+    with pytest.raises(ValueError, match="n_bins must be at least 1"):
+        function([0, 1], [0.2, 0.5], n_bins=0)
+
+
+def test_n_bins_not_an_integer():
+    with pytest.raises(TypeError, match="n_bins must be an integer"):
+        reliability_curve([0, 1], [0.2, 0.5], n_bins=2.5)
+
+
+@pytest.mark.parametrize("function", [reliability_curve, expected_calibration_error, binned_brier_decomposition])
+def test_bad_strategy(function):
+    with pytest.raises(ValueError, match="strategy must be"):
+        function([0, 1], [0.2, 0.5], strategy="equal")
+
+
+def test_string_labels_need_pos_label():
+    with pytest.raises(ValueError, match="pass pos_label"):
+        brier_score(["a", "b"], [0.2, 0.5])
+
+
+def test_more_than_two_labels():
+    with pytest.raises(ValueError, match="not binary"):
+        brier_score([0, 1, 2], [0.2, 0.5, 0.7])
+
+
+def test_weights_summing_to_zero():
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        brier_score([0, 1], [0.2, 0.5], sample_weight=[0, 0])
+
+
+def test_platt_needs_both_classes():
+    with pytest.raises(ValueError, match="both classes"):
+        PlattScaling().fit([0.1, 0.4, 0.8], [1, 1, 1])
+
+
+def test_platt_separated_scores_need_smoothing():
+    with pytest.raises(ValueError, match="smooth_targets=True"):
+        PlattScaling().fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1])
+    fitted = PlattScaling(smooth_targets=True).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1])
+    assert np.isfinite(fitted.slope) and fitted.slope > 0
+
+
+def test_platt_not_fitted():
+    with pytest.raises(ValueError, match="not fitted"):
+        PlattScaling().predict_proba([0.2])
+
+
+def test_platt_calibrated_too_few_rows_per_class(units):
+    class Model:
+        def fit(self, X, y):
+            return self
+
+        def decision_function(self, X):
+            return X[:, 0]
+
+    with pytest.raises(ValueError, match="at least n_folds"):
+        PlattCalibrated(Model(), n_folds=5).fit(units.y_score[:, None], units.y_true)
+    with pytest.raises(ValueError, match="not fitted"):
+        PlattCalibrated(Model()).predict_proba([[0.5]])
+
+
+def test_isotonic_bad_interpolation_and_not_fitted():
+    with pytest.raises(ValueError, match="interpolation must be"):
+        IsotonicCalibration(interpolation="cubic").fit([0.1, 0.2], [0, 1])
+    with pytest.raises(ValueError, match="not fitted"):
+        IsotonicCalibration().transform([0.1])
+
+
+def test_isotonic_regression_zero_weight():
+    with pytest.raises(ValueError, match="sample_weight must be positive"):
+        isotonic_regression([1.0, 0.0], sample_weight=[1.0, 0.0])
+
+
+def test_no_warnings_on_one_class():
+    # One class only: UNC = RES = 0 and REL = BS, all defined; nothing to warn about.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = brier_decomposition([0, 0, 0], [0.1, 0.2, 0.2])
+    assert d.uncertainty == 0 and d.reliability == pytest.approx(d.brier_score)
+
+
+# ---------------------------------------------------------------------------
+# figures (smoke tests: they draw, label their axes and return the figure)
+# ---------------------------------------------------------------------------
+
+def test_calibration_figures(units):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.calibration import (
+        plot_brier_waterfall,
+        plot_corp_diagram,
+        plot_reliability_and_corp,
+        plot_reliability_diagram,
+    )
+
+    y_true, y_prob = population_forecast()
+    figures = [
+        plot_reliability_diagram(units.y_true, {"a": units.y_score, "b": units.y_score**2}, n_bins=2),
+        plot_corp_diagram(units.y_true, units.y_score),
+        plot_reliability_and_corp(units.y_true, units.y_score, n_bins=2, strategy="quantile"),
+        plot_brier_waterfall(brier_decomposition(y_true, y_prob)),
+        plot_brier_waterfall(corp_reliability(y_true, y_prob)),
+        plot_brier_waterfall(binned_brier_decomposition([0, 1], [0.2, 0.4], n_bins=1)),
+    ]
+    for fig in figures:
+        assert all(ax.get_ylabel() for ax in fig.axes)
+        plt.close(fig)
+    # The waterfall's last bar is the Brier score: 0.16 for the seed note's forecast.
+    fig = plot_brier_waterfall(brier_decomposition(y_true, y_prob))
+    heights = [patch.get_height() for patch in fig.axes[0].patches]
+    assert heights == pytest.approx([0.24, 0.09, 0.01, 0.16], abs=1e-12)
+    plt.close(fig)
+
+
+def test_platt_constant_scores_give_the_base_rate():
+    # No information in the scores: slope 0 and the base rate 1/4 for every score.
+    platt = PlattScaling().fit([0.5, 0.5, 0.5, 0.5], [1, 0, 0, 0])
+    assert platt.slope == 0.0
+    assert platt.predict_proba([0.1, 0.9]) == pytest.approx([0.25, 0.25], abs=1e-15)
+
+
+def test_platt_mismatched_lengths():
+    with pytest.raises(ValueError, match="inconsistent lengths"):
+        PlattScaling().fit([0.1, 0.2, 0.3], [0, 1])

@@ -1,0 +1,717 @@
+"""Turn the book's executed MyST notebooks into notebooks that read right in plain Jupyter.
+
+The pages are MyST Markdown notebooks.  Their Markdown uses roles and directives
+(``{glue:text}``, ``{cite}``, ``{prf:theorem}``, ``:::{note}``, ``{ref}``, ...) that
+only Sphinx understands; plain Jupyter shows them raw.  This module rewrites
+every Markdown cell into plain Markdown (CommonMark + ``$``-math, the dialect
+Jupyter renders) using what the build knows:
+
+* glued values, read from the executed notebook's own outputs
+  (``application/papermill.record/*``);
+* reference targets (section titles, figure, table, equation and theorem
+  numbers), collected from the Sphinx environment into a :class:`Book`;
+* the bibliography, for citations and a closing list of references.
+
+Code cells are kept, with their outputs, except the records glue leaves
+behind (Jupyter has no renderer for them) and the PDF copies of figures (the
+PNG stays).  ``from myst_nb import glue`` is swapped for a stand-in defined in
+a first cell, so the notebook runs where only ``evalmetrics`` is installed.
+
+The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
+it at the end of every HTML build, and ``tests/test_book_notebooks.py`` tests
+it on small inputs and on every built notebook.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import copy
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+__all__ = [
+    "Book",
+    "Citation",
+    "GLUE_STAND_IN",
+    "LEFTOVER_PATTERNS",
+    "convert_markdown",
+    "convert_notebook",
+    "glue_data",
+    "leftover_myst",
+]
+
+# The raw MyST a converted notebook must never show (the tests scan for these).
+LEFTOVER_PATTERNS = {
+    "role": re.compile(r"\{[a-zA-Z][\w:+-]*\}`"),
+    "directive fence": re.compile(r"^\s*(`{3,}|:{3,})\s*\{", re.MULTILINE),
+    "colon fence": re.compile(r"^\s*:::", re.MULTILINE),
+    "label line": re.compile(r"^\s*\([\w:.-]+\)=\s*$", re.MULTILINE),
+    "prf": re.compile(r"\{prf:"),
+    "glue": re.compile(r"\{glue"),
+    "cite": re.compile(r"\{cite"),
+}
+
+GLUE_STAND_IN = '''\
+# The book pastes values into its text with myst_nb.glue; this stand-in keeps the
+# notebook running where myst_nb is not installed (glue(name, value) just shows
+# the value unless display=False).
+try:
+    from myst_nb import glue
+except ImportError:
+    def glue(name, variable, display=True):
+        if display:
+            from IPython.display import display as _show
+            _show(variable)
+'''
+
+_GLUE_IMPORT = re.compile(r"^(\s*)from\s+myst_nb\s+import\s+glue\s*$", re.MULTILINE)
+_RECORD_PREFIX = "application/papermill.record/"
+# Outputs Jupyter shows anyway in a better form (PNG), or cannot show at all.
+_DROP_MIMES = ("application/pdf",)
+
+_ADMONITION_TITLES = {
+    "note": "Note",
+    "tip": "Tip",
+    "hint": "Hint",
+    "important": "Important",
+    "warning": "Warning",
+    "caution": "Caution",
+    "attention": "Attention",
+    "danger": "Danger",
+    "error": "Error",
+    "seealso": "See also",
+    "todo": "To do",
+}
+# Directives whose title is their argument (the body is the content).
+_TITLED_BLOCKS = {"admonition", "dropdown", "sidebar", "margin", "topic", "card",
+                  "grid-item-card", "tab-item", "rubric"}
+_QUOTES = {"epigraph", "pull-quote", "highlights"}
+_DROPPED = {"toctree", "tableofcontents", "index", "only", "raw", "eval-rst",
+            "glossary"}
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One bibliography entry, reduced to what a citation and a reference list show."""
+
+    authors: str  # "Fawcett", "Davis and Goadrich", "Hanley et al."
+    year: str
+    reference: str  # the full entry as one Markdown line
+
+
+@dataclass
+class Book:
+    """What a page's Markdown may refer to, collected from the whole book.
+
+    ``targets`` maps a label to ``(docname, text)``: the text a bare ``{ref}``
+    shows (a section title, or a figure caption).  ``numbers`` maps a label to
+    the number Sphinx gave it, for ``{numref}`` (with its kind: ``figure``,
+    ``table``, ``code-block``), ``{eq}`` (kind ``equation``) and ``{prf:ref}``
+    (kind ``theorem``, ``lemma``, ...).
+    """
+
+    targets: dict[str, tuple[str, str]] = field(default_factory=dict)
+    numbers: dict[str, tuple[str, str]] = field(default_factory=dict)
+    titles: dict[str, str] = field(default_factory=dict)
+    citations: dict[str, Citation] = field(default_factory=dict)
+    numfig_format: dict[str, str] = field(default_factory=lambda: {
+        "figure": "Figure %s", "table": "Table %s", "code-block": "Listing %s",
+        "section": "Section %s"})
+    eqref_format: str = "({number})"
+    macros: dict[str, str] = field(default_factory=dict)  # MathJax macros of the book
+
+
+# --------------------------------------------------------------------- glue
+
+
+def glue_data(nb) -> dict[str, dict]:
+    """Every glued value of an executed notebook: name -> {mime type: data}."""
+    found = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            meta = output.get("metadata", {}).get("scrapbook")
+            if not meta:
+                continue
+            prefix = len(meta.get("mime_prefix", ""))
+            found[meta["name"]] = {k[prefix:]: v for k, v in output.get("data", {}).items()}
+    return found
+
+
+def _plain_value(text: str):
+    """The Python value behind a text/plain repr, as myst-nb's glue:text reads it."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _format_text(data: dict, spec: str) -> str:
+    text = data.get("text/plain")
+    if text is None:
+        raise KeyError("no text/plain")
+    value = _plain_value(text)
+    # myst-nb formats the literal value; a repr with quotes is shown without them.
+    return format(value, spec) if spec else (value if isinstance(value, str) else text)
+
+
+# ----------------------------------------------------------------- converter
+
+
+class _Page:
+    """The conversion of one notebook: its glue values, attachments and citations."""
+
+    def __init__(self, book: Book, docname: str, glue: dict, srcdir: Path | None):
+        self.book = book
+        self.docname = docname
+        self.glue = glue
+        self.srcdir = srcdir
+        self.cited: list[str] = []
+        self.attachments: dict[str, dict] = {}
+        self.problems: list[str] = []
+
+    # ---- pieces
+
+    def attach(self, name: str, mime: str, data: str) -> str:
+        key = re.sub(r"[^\w.-]", "-", name)
+        self.attachments[key] = {mime: data}
+        return f"attachment:{key}"
+
+    def attach_file(self, path: str) -> str:
+        """Embed an image file of the page, so the notebook carries it."""
+        base = Path(self.srcdir or ".") / Path(self.docname).parent
+        file = (base / path).resolve()
+        mime = mimetypes.guess_type(file.name)[0] or "image/png"
+        try:
+            raw = file.read_bytes()
+        except OSError:
+            self.problems.append(f"image {path!r} not found")
+            return path
+        if mime == "image/svg+xml":
+            return self.attach(file.name, mime, raw.decode("utf-8"))
+        return self.attach(file.name, mime, base64.b64encode(raw).decode("ascii"))
+
+    def glue_markdown(self, key: str, inline: bool) -> str:
+        """A glued value shown as Markdown, picking the richest form Jupyter renders."""
+        if key not in self.glue and ":" in key:  # key:format (glue:md's MyST flavour)
+            key = key.rsplit(":", 1)[0]
+        data = self.glue.get(key)
+        if data is None:
+            self.problems.append(f"glue key {key!r} not found")
+            return key
+        if "text/markdown" in data:  # MyST itself (a {table} directive, roles): convert it
+            return "\n".join(self.blocks(data["text/markdown"].strip().split("\n")))
+        for mime in ("image/png", "image/jpeg", "image/svg+xml"):
+            if mime in data:
+                ext = mime.split("/")[1].split("+")[0]
+                return f"![{key}]({self.attach(f'{key}.{ext}', mime, data[mime])})"
+        if "text/html" in data and not inline:
+            return data["text/html"].strip()
+        if "text/latex" in data:
+            latex = data["text/latex"].strip()
+            return latex if latex.startswith("$") else f"${latex}$"
+        return _format_text(data, "")
+
+    def number(self, label: str, kinds: tuple[str, ...] = ()) -> tuple[str, str] | None:
+        found = self.book.numbers.get(label)
+        if found is None or (kinds and found[0] not in kinds):
+            return None
+        return found
+
+    def cite(self, keys: str, textual: bool) -> str:
+        parts = []
+        for key in (k.strip() for k in keys.split(",")):
+            key = re.sub(r"^\{[^}]*\}|\{[^}]*\}$", "", key)  # drop pre/post notes
+            entry = self.book.citations.get(key)
+            if entry is None:
+                self.problems.append(f"citation {key!r} not in the bibliography")
+                parts.append(key)
+                continue
+            if key not in self.cited:
+                self.cited.append(key)
+            parts.append(f"{entry.authors} ({entry.year})" if textual
+                         else f"{entry.authors}, {entry.year}")
+        return "; ".join(parts) if textual else "(" + "; ".join(parts) + ")"
+
+    # ---- inline roles
+
+    def role(self, name: str, text: str) -> str:
+        explicit = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.DOTALL)
+        title, target = (explicit.group(1), explicit.group(2)) if explicit else (None, text)
+        if name in ("glue:text",):
+            key, _, spec = text.rpartition(":") if ":" in text else (text, "", "")
+            if key not in self.glue:
+                self.problems.append(f"glue key {key!r} not found")
+                return key
+            try:
+                return _format_text(self.glue[key], spec)
+            except (KeyError, ValueError, TypeError) as error:
+                self.problems.append(f"glue key {key!r} cannot be formatted with {spec!r}: {error}")
+                return key
+        if name in ("glue", "glue:", "glue:any"):
+            return self.glue_markdown(text, inline=True)
+        if name == "glue:md":
+            return self.glue_markdown(text.rsplit(":", 1)[0] if ":" in text else text,
+                                      inline=True)
+        if name == "glue:math":
+            data = self.glue.get(text, {})
+            latex = data.get("text/latex", text).strip().strip("$")
+            return f"${latex}$"
+        if name.startswith("cite"):
+            return self.cite(text, textual=name in ("cite:t", "cite:ts", "cite:ct",
+                                                      "cite:cts"))
+        if name in ("ref", "doc", "any"):
+            if title:
+                return title
+            if name == "doc":
+                doc = str((Path(self.docname).parent / target).as_posix())
+                doc = re.sub(r"\.(md|ipynb)$", "", doc).lstrip("./")
+                return self.book.titles.get(doc, self.book.titles.get(target, target))
+            found = self.book.targets.get(target)
+            if found is None:
+                self.problems.append(f"reference {target!r} not found")
+                return target
+            return found[1]
+        if name == "numref":
+            found = self.number(target)
+            if found is None:
+                self.problems.append(f"numbered target {target!r} not found")
+                return title or target
+            kind, number = found
+            if title:
+                return (title.replace("%s", number).replace("{number}", number)
+                        .replace("{name}", self.book.targets.get(target, ("", ""))[1]))
+            return self.book.numfig_format.get(kind, "%s").replace("%s", number)
+        if name == "eq":
+            if title:
+                return title
+            found = self.number(target, ("equation",))
+            if found is None:
+                self.problems.append(f"equation {target!r} not found")
+                return target
+            return self.book.eqref_format.format(number=found[1])
+        if name == "prf:ref":
+            if title:
+                return title
+            found = self.number(target)
+            if found is None:
+                self.problems.append(f"proof target {target!r} not found")
+                return target
+            return f"{found[0].title()} {found[1]}".strip()
+        if name == "math":
+            return f"${text}$"
+        if name in ("code", "literal", "file", "samp", "command", "program"):
+            return f"`{text}`"
+        if name == "kbd":
+            return f"<kbd>{text}</kbd>"
+        if name in ("sub", "subscript"):
+            return f"<sub>{text}</sub>"
+        if name in ("sup", "superscript"):
+            return f"<sup>{text}</sup>"
+        if name == "abbr":
+            return re.sub(r"\s*\(.*\)$", "", text)
+        if name == "index":
+            return ""
+        return title if title else text  # term, download, guilabel, ...
+
+    def inline(self, text: str) -> str:
+        """Rewrite roles, labelled links and ``$$ (label)`` outside of code spans."""
+        # Scan left to right: a role is `{name}` + a backtick run; any other backtick
+        # run opens a code span, kept verbatim up to the next run of the same length.
+        out, i = [], 0
+        role = re.compile(r"\{([a-zA-Z][\w:+-]*)\}(`+)")
+        while i < len(text):
+            found = role.match(text, i)
+            if found:
+                close = text.find(found.group(2), found.end())
+                if close > found.end():
+                    out.append(self.role(found.group(1), text[found.end():close].strip()))
+                    i = close + len(found.group(2))
+                    continue
+            if text[i] == "`":
+                run = re.match(r"`+", text[i:]).group(0)
+                close = re.compile(rf"(?<!`){run}(?!`)").search(text, i + len(run))
+                end = close.end() if close else i + len(run)
+                out.append(text[i:end])
+                i = end
+                continue
+            out.append(text[i])
+            i += 1
+        joined = "".join(out)
+
+        def link(match: re.Match) -> str:
+            label_text, target = match.group(1), match.group(2)
+            bare = target.lstrip("#")
+            if bare in self.book.targets or re.fullmatch(r"[\w./-]+\.md(#.*)?", target):
+                return label_text or self.book.targets.get(bare, ("", bare))[1]
+            return match.group(0)
+
+        return re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", link, joined)
+
+    # ---- blocks
+
+    def blocks(self, lines: list[str]) -> list[str]:
+        out: list[str] = []
+        prose: list[str] = []  # plain lines, rewritten together: a role may span lines
+
+        def flush():
+            if prose:
+                out.extend(self.inline("\n".join(prose)).split("\n"))
+                prose.clear()
+
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            fence = re.match(r"^(\s*)(`{3,}|:{3,})\s*(\{([^}]+)\})?\s*(.*)$", line)
+            if fence and not (fence.group(2)[0] == ":" and not fence.group(3)):
+                flush()
+                indent, marks, _, name, argument = fence.groups()
+                end = i + 1
+                closer = re.compile(rf"^\s*{re.escape(marks[0])}{{{len(marks)},}}\s*$")
+                while end < len(lines) and not closer.match(lines[end]):
+                    end += 1
+                body = lines[i + 1:end]
+                i = end + 1
+                if name is None:  # a plain code block: kept verbatim
+                    out.extend([line, *body, indent + marks])
+                    continue
+                options, body = _split_options(body)
+                out.extend(self.directive(name.strip(), argument.strip(), options, body))
+                continue
+            if re.match(r"^\s*\([\w:.-]+\)=\s*$", line) or re.match(r"^\s*%", line):
+                i += 1  # a target label, a MyST comment
+                continue
+            if line.strip().startswith("$$"):
+                flush()
+                end = i
+                if "$$" not in line.strip()[2:]:  # the block goes on to a closing $$
+                    end = i + 1
+                    while end < len(lines) and "$$" not in lines[end]:
+                        end += 1
+                block = lines[i:end + 1]
+                i = end + 1
+                out.extend(self.dollar_math(block))
+                continue
+            if not line.strip():
+                flush()
+                out.append(line)
+            else:
+                prose.append(line)
+            i += 1
+        flush()
+        return out
+
+    def dollar_math(self, block: list[str]) -> list[str]:
+        text = "\n".join(block)
+        labelled = re.search(r"\$\$\s*\(([\w:.-]+)\)\s*$", text)
+        if labelled:
+            text = text[:labelled.start()] + "$$"
+            found = self.number(labelled.group(1), ("equation",))
+            if found:
+                text = text[:-2].rstrip() + f"\n\\tag{{{found[1]}}}\n$$"
+        return text.split("\n")
+
+    def directive(self, name: str, argument: str, options: dict, body: list[str]) -> list[str]:
+        label = options.get("label") or options.get("name")
+        if name == "math":
+            return self.math_block(body, label)
+        if name in ("glue:figure", "glue", "glue:", "glue:any", "glue:md", "glue:math"):
+            return self.glue_block(name, argument, options, body)
+        if name in ("figure", "image"):
+            caption = self.blocks(body) if name == "figure" else []
+            alt = options.get("alt", "")
+            image = f"![{alt}]({self.attach_file(argument)})"
+            return [image, "", *self.caption(caption, label, "figure")]
+        if name.startswith("prf:"):
+            return self.theorem(name[4:], argument, label, body)
+        if name in _ADMONITION_TITLES or name in _TITLED_BLOCKS or name in _QUOTES:
+            content = self.blocks(([argument] if argument and name in _ADMONITION_TITLES
+                                   else []) + body)
+            title = (_ADMONITION_TITLES.get(name) if name in _ADMONITION_TITLES
+                     else self.inline(argument))
+            if name in ("tab-item", "grid-item-card", "card", "rubric", "topic"):
+                return ([f"**{title}**", ""] if title else []) + content + [""]
+            lines = ([f"**{title}.**" if title and not title.endswith((".", "?", "!", ":"))
+                      else f"**{title}**", ""] if title else []) + content
+            return [("> " + x).rstrip() for x in _trim(lines)] + [""]
+        if name in ("code-block", "code", "sourcecode", "literalinclude"):
+            return [f"```{argument}", *body, "```"]
+        if name in ("table", "list-table"):
+            table = _list_table(body) if name == "list-table" else self.blocks(body)
+            cap = [self.inline(argument)] if argument else []
+            return [*self.caption(cap, label, "table", before=True), "", *table, ""]
+        if name == "bibliography":
+            return self.references(all_entries=True)
+        if name in _DROPPED:
+            return []
+        # sphinx-design containers (tab-set, grid, ...) and anything else: their content.
+        return self.blocks(body)
+
+    def caption(self, caption: list[str], label: str | None, kind: str,
+                before: bool = False) -> list[str]:
+        found = self.number(label, (kind,)) if label else None
+        prefix = (self.book.numfig_format.get(kind, "%s").replace("%s", found[1])
+                  if found else "")
+        text = " ".join(x.strip() for x in caption if x.strip())
+        if not text and not prefix:
+            return []
+        return [f"*{prefix}{': ' if prefix and text else ''}{text}*"] + ([] if before else [""])
+
+    def math_block(self, body: list[str], label: str | None) -> list[str]:
+        parts = [p.strip() for p in "\n".join(body).strip().split("\n\n") if p.strip()]
+        tex = " \\\\\n".join(parts)
+        if ("\\\\" in tex and not tex.lstrip().startswith("\\begin")):
+            tex = "\\begin{split}\n" + tex + "\n\\end{split}"
+        found = self.number(label, ("equation",)) if label else None
+        if found:
+            tex += f"\n\\tag{{{found[1]}}}"
+        return ["$$", *tex.split("\n"), "$$"]
+
+    def glue_block(self, name: str, key: str, options: dict, body: list[str]) -> list[str]:
+        if name == "glue:math":
+            data = self.glue.get(key, {})
+            latex = data.get("text/latex", "").strip().strip("$")
+            if not latex:
+                self.problems.append(f"glue key {key!r} has no LaTeX")
+            return self.math_block([latex], options.get("label"))
+        shown = self.glue_markdown(key, inline=False)
+        if name != "glue:figure":
+            return [shown, ""]
+        caption = self.blocks(body)
+        return [shown, "", *self.caption(caption, options.get("name"), "figure")]
+
+    def theorem(self, kind: str, argument: str, label: str | None, body: list[str]) -> list[str]:
+        content = _trim(self.blocks(body))
+        if kind == "proof":
+            if content and not content[-1].rstrip().endswith("$$") and \
+                    not re.match(r"^\s*([-*+]|\d+\.|\|)", content[-1]):
+                content[-1] = content[-1].rstrip() + " ∎"
+            else:
+                content += ["", "∎"]
+            if content:
+                content[0] = "*Proof.* " + content[0]
+            return content + [""]
+        found = self.number(label, (kind,)) if label else None
+        heading = kind.title() + (f" {found[1]}" if found else "")
+        if argument:
+            heading += f" ({self.inline(argument)})"
+        lines = [f"**{heading}.**", "", *content]
+        return [("> " + x).rstrip() for x in lines] + [""]
+
+    def references(self, all_entries: bool = False) -> list[str]:
+        keys = (sorted(self.book.citations, key=lambda k: (self.book.citations[k].authors,
+                                                           self.book.citations[k].year))
+                if all_entries else self.cited)
+        return [f"* {self.book.citations[k].reference}" for k in keys] + [""]
+
+    def convert(self, source: str) -> str:
+        return "\n".join(self.blocks(source.split("\n"))).strip("\n")
+
+
+def _split_options(body: list[str]) -> tuple[dict, list[str]]:
+    """Split a directive body into its options (``:key: value`` or YAML) and content."""
+    options: dict[str, str] = {}
+    if body and body[0].strip() == "---":
+        end = next((j for j in range(1, len(body)) if body[j].strip() == "---"), None)
+        if end is not None:
+            for line in body[1:end]:
+                key, _, value = line.partition(":")
+                options[key.strip()] = value.strip().strip("\"'")
+            return options, _trim(body[end + 1:])
+    j = 0
+    while j < len(body) and re.match(r"^\s*:[\w-]+:", body[j]):
+        key, value = re.match(r"^\s*:([\w-]+):\s*(.*)$", body[j]).groups()
+        options[key] = value.strip()
+        j += 1
+    return options, _trim(body[j:])
+
+
+def _trim(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return list(lines[start:end])
+
+
+def _list_table(body: list[str]) -> list[str]:
+    """A ``{list-table}`` body (``* - a`` rows) as a pipe table; first row is the header."""
+    rows: list[list[str]] = []
+    for line in body:
+        if re.match(r"^\*\s+-\s*", line):
+            rows.append([re.sub(r"^\*\s+-\s*", "", line).strip()])
+        elif re.match(r"^\s+-\s*", line) and rows:
+            rows[-1].append(re.sub(r"^\s+-\s*", "", line).strip())
+        elif line.strip() and rows:
+            rows[-1][-1] += " " + line.strip()
+    if not rows:
+        return []
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    out = ["| " + " | ".join(rows[0]) + " |", "|" + " --- |" * width]
+    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return out
+
+
+def convert_markdown(source: str, book: Book, *, glue: dict | None = None,
+                     docname: str = "", srcdir: Path | None = None):
+    """Plain Markdown for one Markdown cell; returns ``(text, attachments, problems)``."""
+    page = _Page(book, docname, glue or {}, srcdir)
+    text = page.convert(source)
+    return text, page.attachments, page.problems
+
+
+def leftover_myst(text: str) -> list[str]:
+    """The kinds of raw MyST syntax still in ``text`` (empty when it reads right)."""
+    # Code is allowed to show MyST (a page may teach it): look at the prose only.
+    text = re.sub(r"^(\s*)(`{3,})[^`{\n]*\n.*?^\s*\2\s*$", "", text,
+                  flags=re.MULTILINE | re.DOTALL)
+    text = re.sub(r"(?<![}`])(`+)[^`\n].*?\1", "", text)
+    return [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
+
+
+def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None,
+                     title_note: str | None = None):
+    """The downloadable form of one executed page; returns ``(notebook, problems)``.
+
+    ``nb`` is the page as myst-nb executed it (outputs included); it is not changed.
+    """
+    nb = copy.deepcopy(nb)
+    page = _Page(book, docname, glue_data(nb), srcdir)
+    cells = []
+    needs_glue = False
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            page.attachments = {}
+            cell.source = page.convert(cell.source)
+            if page.attachments:
+                cell["attachments"] = page.attachments
+            if not cell.source.strip():
+                continue
+        elif cell.cell_type == "code":
+            if _GLUE_IMPORT.search(cell.source):
+                needs_glue = True
+                cell.source = _GLUE_IMPORT.sub(
+                    r"\1# glue: stand-in defined in the first cell", cell.source)
+            cell.outputs = [out for out in (_clean_output(o) for o in cell.get("outputs", []))
+                            if out is not None]
+            tags = cell.get("metadata", {}).get("tags", [])
+            jupyter = {}
+            if "remove-cell" in tags or "remove-input" in tags or "hide-input" in tags \
+                    or "hide-cell" in tags:
+                jupyter["source_hidden"] = True
+            if "remove-cell" in tags or "remove-output" in tags or "hide-output" in tags \
+                    or "hide-cell" in tags:
+                jupyter["outputs_hidden"] = True
+            if jupyter:
+                cell.metadata["jupyter"] = jupyter
+        elif cell.cell_type == "raw":
+            continue
+        cells.append(cell)
+    if needs_glue:
+        setup = nbformat.v4.new_code_cell(GLUE_STAND_IN)
+        setup.metadata["jupyter"] = {"source_hidden": True}
+        setup.metadata["tags"] = ["glue-stand-in"]
+        insert_at = 1 if cells and cells[0].cell_type == "markdown" else 0
+        cells.insert(insert_at, setup)
+    if book.macros:
+        # The book's LaTeX macros (\AUC, \Prob, ...), defined where the first cell
+        # typesets them (invisibly): Jupyter's MathJax keeps them for the whole notebook.
+        defs = "".join(_newcommand(name, body) for name, body in sorted(book.macros.items()))
+        if cells and cells[0].cell_type == "markdown":
+            cells[0].source += f"\n\n${defs}$"
+        else:
+            cells.insert(0, nbformat.v4.new_markdown_cell(f"${defs}$"))
+    if page.cited:
+        cells.append(nbformat.v4.new_markdown_cell(
+            "\n".join(["## References", "", *page.references()]).strip()))
+    if title_note:
+        cells.append(nbformat.v4.new_markdown_cell(title_note))
+    nb.cells = cells
+    for index, cell in enumerate(nb.cells):
+        cell.pop("id", None)
+        cell["id"] = f"cell-{index}"
+        if cell.cell_type == "code":
+            cell.setdefault("execution_count", None)
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nb.metadata.pop("mystnb", None)
+    nb.metadata.pop("jupytext", None)
+    return nb, page.problems
+
+
+def _newcommand(name: str, body) -> str:
+    if isinstance(body, (list, tuple)):  # MathJax form [definition, number of arguments]
+        return f"\\newcommand{{\\{name}}}[{body[1]}]{{{body[0]}}}"
+    return f"\\newcommand{{\\{name}}}{{{body}}}"
+
+
+def _clean_output(output):
+    """An output as plain Jupyter should see it, or None if nothing is left."""
+    if output.get("metadata", {}).get("scrapbook"):
+        meta = output["metadata"]["scrapbook"]
+        if meta.get("mime_prefix"):
+            return None  # glue(..., display=False): nothing was shown in the book either
+        output = copy.deepcopy(output)
+        output["metadata"].pop("scrapbook")
+    if "data" in output:
+        output = copy.deepcopy(output)
+        for mime in _DROP_MIMES:
+            if len(output["data"]) > 1:
+                output["data"].pop(mime, None)
+                output.get("metadata", {}).pop(mime, None)
+    return output
+
+
+# ------------------------------------------------------------ bibliography
+
+
+def citations_from_bibtex(paths) -> dict[str, Citation]:
+    """Author-year citations and one-line references for every entry of the .bib files."""
+    from pybtex.database import parse_file
+
+    found: dict[str, Citation] = {}
+    for path in paths:
+        data = parse_file(str(path))
+        for key, entry in data.entries.items():
+            people = entry.persons.get("author") or entry.persons.get("editor") or []
+            lasts = [_tex_text(" ".join(p.last_names)) for p in people]
+            if len(lasts) == 1:
+                authors = lasts[0]
+            elif len(lasts) == 2:
+                authors = f"{lasts[0]} and {lasts[1]}"
+            elif lasts:
+                authors = f"{lasts[0]} et al."
+            else:
+                authors = _tex_text(entry.fields.get("organization", key))
+            year = entry.fields.get("year", "n.d.")
+            full_names = [_tex_text(" ".join(p.first_names + p.middle_names + p.prelast_names
+                                             + p.last_names)) for p in people]
+            names = (", ".join(full_names[:-1]) + " and " + full_names[-1]
+                     if len(full_names) > 1 else "".join(full_names))
+            title = _tex_text(entry.fields.get("title", ""))
+            venue = _tex_text(entry.fields.get("journal") or entry.fields.get("booktitle")
+                              or entry.fields.get("publisher") or entry.fields.get("howpublished", ""))
+            details = [entry.fields.get(k) for k in ("volume",) if entry.fields.get(k)]
+            if entry.fields.get("number"):
+                details = [f"{details[0] if details else ''}({entry.fields['number']})"]
+            pages = entry.fields.get("pages", "").replace("--", "–")
+            tail = ", ".join(x for x in [venue, *details, pages] if x)
+            reference = f"{names} ({year}). {title}." + (f" *{tail}*." if tail else "")
+            if entry.fields.get("doi"):
+                reference += f" https://doi.org/{entry.fields['doi']}"
+            found[key] = Citation(authors=authors, year=year, reference=reference)
+    return found
+
+
+def _tex_text(text: str) -> str:
+    """BibTeX field text without braces and the few TeX escapes .bib files use."""
+    text = re.sub(r"\\[a-zA-Z]+\s*\{([^{}]*)\}", r"\1", text)
+    text = text.replace("\\&", "&").replace("--", "–").replace("~", " ")
+    return text.replace("{", "").replace("}", "")
