@@ -72,7 +72,9 @@ def test_options_are_keyword_only():
         "y_true", "y_pred", "y_score", "y_prob", "y_score_a", "y_score_b", "scores", "y",
         "X", "matrix", "counts", "groups", "n_samples", "metric", "arrays", "successes",
         "trials", "numerator", "denominator", "threshold", "recall", "false_positive_rate",
-        "prevalence", "tpr", "fpr", "values", "self", "ax", "sample_weight_",
+        "prevalence", "tpr", "fpr", "values", "self", "ax",
+        # sizes of generated data sets, given positionally like numpy.random functions
+        "sizes", "n_people", "n_questions", "n_days", "n_negative", "n_positive",
     }
     offenders = []
     for name, obj in _public_callables():
