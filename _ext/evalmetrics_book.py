@@ -145,6 +145,7 @@ def book_references(app) -> notebooks.Book:
             found = env.toc_fignumbers.get(doc, {}).get("displaymath", {})
             number = ".".join(map(str, found.get(f"equation-{label}", ()))) or number
         book.numbers[label] = ("equation", number)
+        book.targets.setdefault(label, (doc, f"({number})"))
     for label, proof in getattr(env, "proof_list", {}).items():
         kind = proof.get("realtype") or proof.get("type", "theorem")
         number = ""

@@ -89,6 +89,29 @@ def executed_pages(log):
     return sum(1 for line in log_lines(log) if "Executing notebook" in line)
 
 
+def execution_seconds(root):
+    """{page: seconds} from the execution cache myst-nb keeps (jupyter-cache's sqlite file)."""
+    import json
+    import sqlite3
+    database = root / "_build" / ".jupyter_cache" / "global.db"
+    if not database.exists():
+        return {}
+    connection = sqlite3.connect(database)
+    try:
+        rows = connection.execute("select uri, data from nbcache").fetchall()
+    except sqlite3.Error:
+        return {}
+    finally:
+        connection.close()
+    seconds = {}
+    for uri, data in rows:
+        try:
+            seconds[Path(uri).stem] = float(json.loads(data)["execution_seconds"])
+        except (KeyError, TypeError, ValueError):
+            continue
+    return seconds
+
+
 def failure_note(code, log):
     root = str(log.parents[1]) + os.sep
     problems = [line.replace(root, "") for line in sphinx_problems(log)]
@@ -155,7 +178,16 @@ def main(argv=None):
 
         def pages_note(log):
             return f"{executed_pages(log)} page(s) executed"
-        step("cold HTML build, every page executed", "cold", build_command(root), "cold.log", pages_note)
+
+        def cold_note(log):
+            seconds = execution_seconds(root)
+            slowest = sorted(seconds.items(), key=lambda item: -item[1])
+            for page, spent in slowest:
+                print(f"    executing {page}: {spent:.1f} s", file=sys.stderr)
+            top = ", ".join(f"{page} {spent:.1f} s" for page, spent in slowest[:3])
+            return (f"{executed_pages(log)} page(s) executed, {sum(seconds.values()):.0f} s in kernels"
+                    + (f" (slowest: {top})" if top else ""))
+        step("cold HTML build, every page executed", "cold", build_command(root), "cold.log", cold_note)
         step("rebuild, nothing changed", None, build_command(root), "noop.log", pages_note)
         page = prose_chapter(root, options.chapter)
         with open(page, "a") as handle:

@@ -18,6 +18,8 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
 ``worked_example``        the twelve units, the graded parts, six households
+``studies``               the imbalance, A/B and three-class studies
+``screening``             the breast-cancer screening evaluation
 ========================  ==================================================
 
 Every public function is importable from ``evalmetrics`` itself.  numpy is
@@ -40,6 +42,8 @@ from . import (
     rates,
     recalibration,
     regression,
+    screening,
+    studies,
     worked_example,
 )
 from .arrays import *  # noqa: F401,F403
@@ -56,6 +60,8 @@ from .ranking import *  # noqa: F401,F403
 from .rates import *  # noqa: F401,F403
 from .recalibration import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
+from .screening import *  # noqa: F401,F403
+from .studies import *  # noqa: F401,F403
 from .worked_example import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

@@ -1,3 +1,301 @@
-"""(being written)"""
+"""Choosing a threshold from the costs of the two errors.
 
-__all__ = []
+A false positive costs ``false_positive_cost`` (cFP), a false negative
+``false_negative_cost`` (cFN).  Two routes to a threshold:
+
+* from calibrated probabilities, the Bayes threshold ``cFP / (cFP + cFN)``
+  (:func:`bayes_threshold`): flag when the expected cost of flagging,
+  ``cFP (1 - p)``, is below that of not flagging, ``cFN p``;
+* from any scores, the threshold with the smallest total cost
+  ``cFP FP(t) + cFN FN(t)`` on validation data (:func:`cost_curve`,
+  :func:`best_threshold`).
+
+In ROC space the points of equal expected cost lie on lines of slope
+:func:`iso_cost_slope`; with slope 1 the best point maximizes Youden's
+index TPR - FPR (:func:`youden_index`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from . import arrays
+from .curves import _threshold_table
+
+__all__ = [
+    "BestThreshold",
+    "CostCurve",
+    "YoudenIndex",
+    "bayes_threshold",
+    "best_threshold",
+    "cost_at_threshold",
+    "cost_curve",
+    "iso_cost_slope",
+    "youden_index",
+]
+
+
+class CostCurve(NamedTuple):
+    """Total cost at +inf and at every distinct score, in decreasing order."""
+
+    thresholds: np.ndarray
+    total_cost: np.ndarray
+    false_positives: np.ndarray
+    false_negatives: np.ndarray
+
+
+class BestThreshold(NamedTuple):
+    """The cheapest threshold of a cost curve and its counts."""
+
+    threshold: float
+    cost: float
+    false_positives: int | float
+    false_negatives: int | float
+
+
+class YoudenIndex(NamedTuple):
+    """The threshold that maximizes TPR - FPR, and the rates there."""
+
+    threshold: float
+    index: float
+    true_positive_rate: float
+    false_positive_rate: float
+
+
+def _costs(false_positive_cost, false_negative_cost):
+    fp_cost = arrays.non_negative(false_positive_cost, "false_positive_cost")
+    fn_cost = arrays.non_negative(false_negative_cost, "false_negative_cost")
+    if fp_cost == 0 and fn_cost == 0:
+        raise ValueError("false_positive_cost and false_negative_cost cannot both be zero")
+    return fp_cost, fn_cost
+
+
+def _cost_curve(is_positive, values, weights, fp_cost, fn_cost):
+    table = _threshold_table(is_positive, values, weights)
+    # The infinite threshold flags nothing: every positive is missed.
+    false_positives = np.r_[0, table.false_positives]
+    false_negatives = np.r_[table.positives, table.false_negatives]
+    total = fp_cost * false_positives + fn_cost * false_negatives
+    return CostCurve(np.r_[np.inf, table.thresholds], total, false_positives, false_negatives)
+
+
+def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
+               sample_weight=None):
+    """Total cost ``cFP FP(t) + cFN FN(t)`` at every threshold.
+
+    The first row is the threshold +inf (nothing flagged, FN = P); then one
+    row per distinct score in decreasing order, tied scores entering
+    together, as in :func:`evalmetrics.curves.roc_curve`.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
+    y_score : array_like of shape (n,)
+        Finite scores, larger meaning more likely positive.
+    false_positive_cost, false_negative_cost : float
+        Non-negative costs of one false positive and one false negative.
+    pos_label : label, optional
+        The positive class.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    CostCurve
+        ``(thresholds, total_cost, false_positives, false_negatives)``.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> curve = cost_curve(units.y_true, units.y_score,
+    ...                    false_positive_cost=1, false_negative_cost=10)
+    >>> curve.total_cost.astype(int).tolist()
+    [40, 30, 31, 21, 22, 12, 13, 4, 5, 6, 7, 8]
+    """
+    fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _cost_curve(is_positive, values, weights, fp_cost, fn_cost)
+
+
+def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
+                   sample_weight=None):
+    """The threshold with the smallest total cost.
+
+    Ties go to the highest threshold, the one that flags the fewest
+    examples; it may be +inf (flag nothing) when missing every positive is
+    cheapest.  Choose it on validation data, never on the test set.
+
+    Parameters
+    ----------
+    y_true, y_score, false_positive_cost, false_negative_cost, pos_label, sample_weight
+        As in :func:`cost_curve`.
+
+    Returns
+    -------
+    BestThreshold
+        ``(threshold, cost, false_positives, false_negatives)``.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> best = best_threshold(units.y_true, units.y_score,
+    ...                       false_positive_cost=1, false_negative_cost=10)
+    >>> float(best.threshold), float(best.cost)
+    (0.4, 4.0)
+    """
+    curve = cost_curve(
+        y_true, y_score, false_positive_cost=false_positive_cost,
+        false_negative_cost=false_negative_cost, pos_label=pos_label, sample_weight=sample_weight,
+    )
+    row = int(np.argmin(curve.total_cost))  # argmin returns the first: the highest threshold
+    return BestThreshold(
+        float(curve.thresholds[row]), float(curve.total_cost[row]),
+        curve.false_positives[row].item(), curve.false_negatives[row].item(),
+    )
+
+
+def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_negative_cost,
+                      pos_label=None, sample_weight=None):
+    """Total cost ``cFP FP + cFN FN`` of flagging every score at least ``threshold``.
+
+    Parameters
+    ----------
+    y_true, y_score, false_positive_cost, false_negative_cost, pos_label, sample_weight
+        As in :func:`cost_curve`.
+    threshold : float
+        Flag the examples whose score is at least this value (+inf flags none).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> cost_at_threshold(units.y_true, units.y_score, 0.5,
+    ...                   false_positive_cost=1, false_negative_cost=10)  # 3 FP, 1 FN
+    13.0
+    """
+    fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold):
+        raise ValueError(f"threshold must be a number, got {threshold!r}")
+    flagged = values >= threshold
+    ones = np.ones(len(values)) if weights is None else weights
+    false_positives = float(ones[flagged & ~is_positive].sum())
+    false_negatives = float(ones[~flagged & is_positive].sum())
+    return fp_cost * false_positives + fn_cost * false_negatives
+
+
+def bayes_threshold(*, false_positive_cost, false_negative_cost):
+    """The cost-optimal threshold for calibrated probabilities: ``cFP / (cFP + cFN)``.
+
+    Flagging an example of probability p costs ``cFP (1 - p)`` in
+    expectation and not flagging it ``cFN p``; flagging is cheaper exactly
+    when p exceeds this threshold.  It assumes calibrated probabilities at
+    the prevalence they were calibrated for.
+
+    Parameters
+    ----------
+    false_positive_cost, false_negative_cost : float
+        Non-negative costs, not both zero.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(bayes_threshold(false_positive_cost=1, false_negative_cost=10), 4)  # 1 / 11
+    0.0909
+    """
+    fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    return fp_cost / (fp_cost + fn_cost)
+
+
+def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
+    """Slope of the lines of equal expected cost in ROC space.
+
+    The expected cost per example is ``cFP (1 - pi) FPR + cFN pi (1 - TPR)``,
+    constant along lines ``TPR = m FPR + c`` with
+    ``m = cFP (1 - pi) / (cFN pi)``.  The best operating point is where the
+    highest such line touches the ROC curve.  With ``cFN = 0`` the slope is
+    infinite (never flag).
+
+    Parameters
+    ----------
+    prevalence : float in (0, 1)
+        pi, the share of positives.
+    false_positive_cost, false_negative_cost : float
+        Non-negative costs, not both zero.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(iso_cost_slope(4 / 12, false_positive_cost=1, false_negative_cost=10), 4)
+    0.2
+    """
+    fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    if isinstance(prevalence, bool) or not isinstance(prevalence, numbers.Real):
+        raise TypeError(f"prevalence must be a real number, got {type(prevalence).__name__}")
+    prevalence = float(prevalence)
+    if not 0.0 < prevalence < 1.0:
+        raise ValueError(f"prevalence must be strictly between 0 and 1, got {prevalence}")
+    if fn_cost == 0:
+        return math.inf
+    return fp_cost * (1.0 - prevalence) / (fn_cost * prevalence)
+
+
+def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """The largest TPR - FPR over all thresholds, and where it is reached.
+
+    Youden's J is the height of the ROC curve above the chance diagonal;
+    its maximum is the cost-optimal point when the iso-cost slope is 1
+    (``cFP (1 - pi) = cFN pi``).  Ties go to the highest threshold.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight
+        As in :func:`cost_curve`.
+
+    Returns
+    -------
+    YoudenIndex
+        ``(threshold, index, true_positive_rate, false_positive_rate)``;
+        NaN fields, with an :class:`UndefinedMetricWarning`, if only one
+        class is present.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> youden_index(units.y_true, units.y_score)  # 0.75 - 0.25, first reached at 0.65
+    YoudenIndex(threshold=0.65, index=0.5, true_positive_rate=0.75, false_positive_rate=0.25)
+    """
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    table = _threshold_table(is_positive, values, weights)
+    tpr = np.r_[0.0, table.true_positive_rate]
+    fpr = np.r_[0.0, table.false_positive_rate]
+    if np.isnan(tpr[-1]) or np.isnan(fpr[-1]):
+        return YoudenIndex(math.nan, math.nan, math.nan, math.nan)
+    thresholds = np.r_[np.inf, table.thresholds]
+    row = int(np.argmax(tpr - fpr))
+    return YoudenIndex(float(thresholds[row]), float(tpr[row] - fpr[row]), float(tpr[row]),
+                       float(fpr[row]))

@@ -4,9 +4,10 @@
 lowers the threshold through the distinct scores in decreasing order and
 records the true and false positives after each step.  A group of tied
 scores enters in one step, because no threshold can separate tied examples.
-Every curve and area of this module, of :mod:`evalmetrics.ranking` and of
-:mod:`evalmetrics.costs` is read off that table (or off the same per-score
-class counts, in the unweighted fast path of :func:`roc_auc`).
+Every curve and area of this module and of :mod:`evalmetrics.costs` is read
+off that table.  :func:`roc_auc` without weights skips the table: it reads
+the Mann-Whitney count off the same single sort (see
+:mod:`evalmetrics.ranking`, which holds that sort).
 
 The worked example in every docstring is the twelve units of
 :func:`evalmetrics.worked_example.twelve_units`: scores 0.95 ... 0.10, units
@@ -16,7 +17,6 @@ The worked example in every docstring is the twelve units of
 from __future__ import annotations
 
 import numbers
-import sys
 import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -25,6 +25,7 @@ import numpy as np
 
 from . import arrays
 from .arrays import UndefinedMetricWarning
+from .ranking import _score_table, _twice_u
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -144,169 +145,12 @@ def _rate(counts, total, what):
     return counts / total
 
 
-# The unweighted paths avoid argsort.  Each score becomes an integer key that
-# sorts like the score; the label goes into the lowest bit, so one (SIMD)
-# integer sort orders the scores and carries the labels along: no argsort,
-# no gather.  Inside a tie the negatives (label 0) come first.
-
-_MAGNITUDE = np.int64(0x7FFF_FFFF_FFFF_FFFF)
-_LARGEST = int(np.iinfo(np.int64).max)
-
-
-def _bits(value):
-    return int(np.float64(value).view(np.int64)) & _LARGEST
-
-
-def _order_keys(values):
-    """Order-preserving int64 keys in [0, 2**63) and their inverse, or None.
-
-    The IEEE bits of |x| read as an integer sort like |x|; flipping the
-    magnitude bits of negative numbers gives a signed key that sorts like x
-    (after ``+ 0.0`` has turned -0.0 into +0.0).  Mixed signs can span up to
-    2**64 keys, so the empty stretch between the largest score at or below
-    zero and the smallest positive score is cut out.  None when even then
-    the keys need 64 bits (magnitudes from 1e-300 to 1e300 on both sides).
-    Only branch-free SIMD passes: masked ufuncs and np.where are slower here.
-    """
-    low, high = values.min(), values.max()
-    if low >= 0:
-        keys = values.view(np.int64) & _MAGNITUDE  # also maps -0.0 to 0
-        smallest = _bits(low)
-        keys -= smallest
-        return keys, lambda k: (k + smallest).view(np.float64)
-    if high <= 0:
-        largest = _bits(low)
-        keys = values.view(np.int64) & _MAGNITUDE
-        np.subtract(largest, keys, out=keys)
-        return keys, lambda k: 0.0 - (largest - k).view(np.float64)
-    keys = (values + 0.0).view(np.int64)
-    work = keys >> 63
-    work &= _MAGNITUDE
-    keys ^= work  # now a signed key: x <= 0 gives keys <= 0
-    np.subtract(keys, 1, out=work)  # non-positive keys wrap to huge unsigned values
-    smallest_positive = int(work.view(np.uint64).min()) + 1
-    np.negative(keys, out=work)  # positive keys wrap instead
-    largest_other = -int(work.view(np.uint64).min())
-    cut = smallest_positive - largest_other - 1
-    lowest = _signed_key(low)
-    if _signed_key(high) - cut - lowest >= 2**63:
-        return None
-    # The cut can exceed 2**63 (scores -5 and 5, say); int64 arithmetic wraps
-    # modulo 2**64, and the final keys lie in [0, 2**63), so they come out right.
-    work >>= 63  # -1 exactly where the score is positive
-    work &= _wrapped(-cut)
-    keys += work
-    keys -= lowest
-
-    def decode(k):
-        signed = k + lowest
-        signed += np.where(signed > largest_other, _wrapped(cut), 0)
-        return (signed ^ ((signed >> 63) & _MAGNITUDE)).view(np.float64)
-
-    return keys, decode
-
-
-def _wrapped(value):
-    """A Python int as the int64 it equals modulo 2**64."""
-    return np.int64((value + 2**63) % 2**64 - 2**63)
-
-
-def _signed_key(value):
-    bits = int(np.float64(value + 0.0).view(np.int64))
-    return bits if bits >= 0 else -1 - (bits & _LARGEST)
-
-
-def _sorted_keys(values, is_positive):
-    """Sorted uint64 keys ``2 * key + label`` and the key decoder, or None."""
-    ordered = _order_keys(values)
-    if ordered is None:
-        return None
-    keys, decode = ordered
-    keys = keys.view(np.uint64)
-    keys <<= np.uint64(1)  # exact: every key is below 2**63
-    np.bitwise_or(keys, is_positive, out=keys, casting="unsafe")
-    keys.sort()
-    return keys, decode
-
-
-def _labels_of(keys):
-    """The packed label bits as uint8, read from the low byte of each key."""
-    low_byte = 0 if sys.byteorder == "little" else 7
-    return keys.view(np.uint8)[low_byte::8] & np.uint8(1)
-
-
-def _by_sign(values, is_positive, combine, compute):
-    """Fallback for extreme ranges: each sign alone always fits in 63 bits."""
-    above = values > 0
-    return combine(compute(values[above], is_positive[above]),
-                   compute(values[~above], is_positive[~above]))
-
-
-def _score_table(values, is_positive):
-    """Distinct scores in decreasing order with cumulative TP and FP (int64)."""
-    packed = _sorted_keys(values, is_positive)
-    if packed is None:
-        return _by_sign(values, is_positive, _stack_tables, _score_table)
-    keys, decode = packed
-    labels = _labels_of(keys)
-    keys >>= np.uint64(1)
-    last = np.append(np.flatnonzero(keys[1:] != keys[:-1]), len(keys) - 1)
-    positives_below = np.cumsum(labels, dtype=np.int64)[last]
-    total_positives = int(positives_below[-1])
-    positives_below = np.r_[0, positives_below[:-1]]
-    examples_below = np.r_[0, last[:-1] + 1]
-    tp = total_positives - positives_below
-    fp = (len(keys) - examples_below) - tp
-    thresholds = decode(keys[last].view(np.int64))
-    return thresholds[::-1], tp[::-1], fp[::-1]
-
-
-def _stack_tables(higher, lower):
-    """One table from the tables of the higher and the lower scores."""
-    return (np.concatenate([higher[0], lower[0]]),
-            np.concatenate([higher[1], higher[1][-1] + lower[1]]),
-            np.concatenate([higher[2], higher[2][-1] + lower[2]]))
-
-
-def _twice_u(values, is_positive):
-    """2 U, P and N, exact integers, U = #(pos > neg) + #(pos == neg) / 2.
-
-    With the negatives first inside every tie, the sorted position of a
-    positive is its rank among the positives plus the negatives at or below
-    it.  The positions therefore count the pairs with ties counted whole;
-    each tied group with a positives and b negatives then gives back a b / 2.
-    Such a group shows in the sorted keys as ``2v`` directly followed by
-    ``2v + 1``.
-    """
-    if len(values) == 0:
-        return 0, 0, 0
-    packed = _sorted_keys(values, is_positive)
-    if packed is None:
-        return _by_sign(values, is_positive, _add_u, _twice_u)
-    keys, _ = packed
-    positions = np.flatnonzero(_labels_of(keys))
-    positives = len(positions)
-    twice_u = 2 * int(positions.sum()) - positives * (positives - 1)
-    boundary = np.flatnonzero((keys[1:] ^ keys[:-1]) == 1)
-    if len(boundary):
-        negative_key = keys[boundary]
-        start = np.searchsorted(keys, negative_key, side="left")
-        stop = np.searchsorted(keys, negative_key + np.uint64(1), side="right")
-        twice_u -= int(np.dot(boundary + 1 - start, stop - boundary - 1))
-    return twice_u, positives, len(keys) - positives
-
-
-def _add_u(higher, lower):
-    # Every positive of the higher scores outranks every negative of the lower.
-    return higher[0] + lower[0] + 2 * higher[1] * lower[2], higher[1] + lower[1], higher[2] + lower[2]
-
-
 def _weighted_groups(values, is_positive, weights):
-    """As :func:`_score_groups` with sample weights (float64 sums).
+    """Distinct scores (decreasing) with weighted class totals, per score and cumulative.
 
     Rows of weight zero are dropped first, as scikit-learn does, so they
-    create no threshold.  A stable sort on the negated scores reproduces
-    scikit-learn's summation order, so the float sums agree bit for bit.
+    create no threshold.  A stable sort on the negated scores gives
+    scikit-learn's summation order, so the float sums agree with its own.
     """
     keep = weights != 0
     if not np.all(keep):
@@ -443,11 +287,9 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     array([ inf, 0.95])
     """
     table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    return RocCurve(
-        np.r_[0.0, table.false_positive_rate],
-        np.r_[0.0, table.true_positive_rate],
-        np.r_[np.inf, table.thresholds],
-    )
+    # np.r_ keeps an undefined rate (one class) NaN at +inf too, as scikit-learn does.
+    fpr, tpr = table.false_positive_rate, table.true_positive_rate
+    return RocCurve(np.r_[fpr[:1] * 0.0, fpr], np.r_[tpr[:1] * 0.0, tpr], np.r_[np.inf, table.thresholds])
 
 
 def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):

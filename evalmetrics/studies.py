@@ -179,13 +179,11 @@ class DecisionMetrics:
     def from_counts(cls, counts):
         """All measures of ``counts``; undefined ratios (nothing flagged) are 0."""
         return cls(
-            counts=counts,
-            accuracy=float(accuracy(counts, zero_division=0)),
+            counts=counts, accuracy=float(accuracy(counts, zero_division=0)),
             balanced_accuracy=float(balanced_accuracy(counts, zero_division=0)),
             precision=float(precision(counts, zero_division=0)),
             recall=float(recall(counts, zero_division=0)),
-            f1=float(f1(counts, zero_division=0)),
-            mcc=float(matthews_correlation(counts)),
+            f1=float(f1(counts, zero_division=0)), mcc=float(matthews_correlation(counts)),
             kappa=float(cohen_kappa(counts, zero_division=0)),
         )
 
@@ -282,16 +280,11 @@ def imbalance_study(*, prevalences=(0.5, 0.1, 0.01), n_negative=20_000, mean=2.0
         n_positive = max(1, round(n_negative * pi / (1.0 - pi)))
         y_true, y_score = binormal_scores(n_negative, n_positive, mean=mean, sd=sd, seed=seed)
         runs.append(PrevalenceRun(
-            target_prevalence=pi,
-            n_positive=n_positive,
-            n_negative=n_negative,
-            auc=float(roc_auc(y_true, y_score)),
-            average_precision=float(average_precision(y_true, y_score)),
+            target_prevalence=pi, n_positive=n_positive, n_negative=n_negative,
+            auc=float(roc_auc(y_true, y_score)), average_precision=float(average_precision(y_true, y_score)),
             model=DecisionMetrics.from_counts(counts_at_threshold(y_true, y_score, threshold)),
             silent=DecisionMetrics.from_counts(BinaryCounts(tp=0, fp=0, fn=n_positive, tn=n_negative)),
-            expected_precision=float(precision_at_prevalence(tpr, fpr, pi)),
-            y_true=y_true,
-            y_score=y_score,
+            expected_precision=float(precision_at_prevalence(tpr, fpr, pi)), y_true=y_true, y_score=y_score,
         ))
     return ImbalanceStudy(mean=float(mean), sd=sd, threshold=threshold,
                           theoretical_auc=binormal_auc(mean, sd=sd), model_tpr=tpr, model_fpr=fpr,
@@ -435,7 +428,7 @@ class ClassRun:
     mcc: float
     kappa: float
     rare_recall: float
-    per_class: ClassScores = field(repr=False)
+    per_class: ClassScores = field(repr=False, compare=False)
     matrix: np.ndarray = field(repr=False, compare=False)
     y_pred: np.ndarray = field(repr=False, compare=False)
 
@@ -481,10 +474,8 @@ def _class_run(y, y_pred, n_classes, rare):
         balanced_accuracy=float(balanced_accuracy(y, y_pred, zero_division=0)),
         mcc=float(matthews_correlation(y, y_pred)),
         kappa=float(cohen_kappa(y, y_pred, labels=labels, zero_division=0)),
-        rare_recall=float(per_class.recall[rare]),
-        per_class=per_class,
-        matrix=_matrix_from_codes(y, y_pred, n_classes),
-        y_pred=y_pred,
+        rare_recall=float(per_class.recall[rare]), per_class=per_class,
+        matrix=_matrix_from_codes(y, y_pred, n_classes), y_pred=y_pred,
     )
 
 
@@ -527,10 +518,7 @@ def three_class_run(*, sizes=(1500, 400, 100), n_splits=5, separation=1.35, seed
     allowed = np.delete(np.arange(n_classes), rare)
     forbidden_pred = allowed[np.argmax(log_joint[:, allowed], axis=1)]
     return ThreeClassRun(
-        sizes=tuple(int(s) for s in sizes),
-        rare_class=rare,
+        sizes=tuple(int(s) for s in sizes), rare_class=rare,
         all_classes=_class_run(y, np.argmax(log_joint, axis=1), n_classes, rare),
-        without_rare=_class_run(y, forbidden_pred, n_classes, rare),
-        y_true=y,
-        seed=seed,
+        without_rare=_class_run(y, forbidden_pred, n_classes, rare), y_true=y, seed=seed,
     )

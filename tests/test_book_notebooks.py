@@ -323,3 +323,10 @@ def test_glued_markdown_is_converted_too(book):
     out, _, problems = convert("```{glue:md} t\n```", book, glue=glue)
     assert out.startswith("*Table 1: Counts*\n\n| a |\n|---|\n| 1 |")
     assert problems == [] and leftover_myst(out) == []
+
+
+def test_targets_on_other_pages_name_their_page(book):
+    book.targets["eq-other"] = ("book/notation", "(7)")
+    book.numbers["eq-other"] = ("equation", "7")
+    out, _, _ = convert("{eq}`eq-other` and {numref}`fig-roc`", book)
+    assert out == "(7) in *Notation* and Figure 2"

@@ -224,6 +224,13 @@ class _Page:
             return None
         return found
 
+    def elsewhere(self, label: str) -> str:
+        """`` in *Title*`` for a target on another page (a notebook stands alone)."""
+        doc = self.book.targets.get(label, ("", ""))[0]
+        if doc and doc != self.docname and doc in self.book.titles:
+            return f" in *{self.book.titles[doc]}*"
+        return ""
+
     def cite(self, keys: str, textual: bool) -> str:
         parts = []
         for key in (k.strip() for k in keys.split(",")):
@@ -287,7 +294,8 @@ class _Page:
             if title:
                 return (title.replace("%s", number).replace("{number}", number)
                         .replace("{name}", self.book.targets.get(target, ("", ""))[1]))
-            return self.book.numfig_format.get(kind, "%s").replace("%s", number)
+            return (self.book.numfig_format.get(kind, "%s").replace("%s", number)
+                    + self.elsewhere(target))
         if name == "eq":
             if title:
                 return title
@@ -295,7 +303,7 @@ class _Page:
             if found is None:
                 self.problems.append(f"equation {target!r} not found")
                 return target
-            return self.book.eqref_format.format(number=found[1])
+            return self.book.eqref_format.format(number=found[1]) + self.elsewhere(target)
         if name == "prf:ref":
             if title:
                 return title
@@ -303,7 +311,7 @@ class _Page:
             if found is None:
                 self.problems.append(f"proof target {target!r} not found")
                 return target
-            return f"{found[0].title()} {found[1]}".strip()
+            return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
         if name == "math":
             return f"${text}$"
         if name in ("code", "literal", "file", "samp", "command", "program"):
