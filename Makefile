@@ -45,10 +45,11 @@ test: $(STAMP)
 
 book: $(STAMP)
 	$(LOCK) $(BUILD) .
-	@touch _build/html/.evalmetrics-built
+	@touch _build/.html-built
 
 pdf: $(STAMP) tex
 	$(LOCK) $(BUILD) --builder pdflatex .
+	@touch _build/latex/evalmetrics.pdf
 	@echo "PDF: _build/latex/evalmetrics.pdf"
 
 handout: $(STAMP) tex

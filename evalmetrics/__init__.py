@@ -19,6 +19,7 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``datasets``              synthetic data and the breast-cancer loader
 ``worked_example``        the twelve units, the graded parts, six households
 ``studies``               the imbalance, A/B and three-class studies
+``pitfalls``              each pitfall of the handbook as a small computation
 ``screening``             the breast-cancer screening evaluation
 ========================  ==================================================
 
@@ -38,6 +39,7 @@ from . import (
     datasets,
     intervals,
     models,
+    pitfalls,
     ranking,
     rates,
     recalibration,
@@ -56,6 +58,7 @@ from .curves import *  # noqa: F401,F403
 from .datasets import *  # noqa: F401,F403
 from .intervals import *  # noqa: F401,F403
 from .models import *  # noqa: F401,F403
+from .pitfalls import *  # noqa: F401,F403
 from .ranking import *  # noqa: F401,F403
 from .rates import *  # noqa: F401,F403
 from .recalibration import *  # noqa: F401,F403

@@ -28,11 +28,13 @@ from .counts import binary_counts, confusion_matrix
 from .cross_validation import k_fold, stratified_k_fold, time_series_split
 from .curves import RocCurve, average_precision, precision_recall_curve, roc_auc
 from .datasets import binormal_scores, clustered_answers, demand_series
-from .intervals import BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval, wilson_interval
+from .intervals import (BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval,
+                        wilson_interval)
 from .models import GaussianNaiveBayes, LogisticRegression
-from .rates import accuracy, balanced_accuracy, cohen_kappa, f1, matthews_correlation, precision, recall
+from .rates import accuracy, cohen_kappa, f1, matthews_correlation, precision, recall
 from .recalibration import PlattCalibrated, PlattScaling
-from .regression import mape_optimal_constant, mean_absolute_percentage_error, r2_score, root_mean_squared_error
+from .regression import (mape_optimal_constant, mean_absolute_percentage_error, r2_score,
+                         root_mean_squared_error)
 from .worked_example import graded_parts, six_households, twelve_units
 
 __all__ = [
@@ -202,6 +204,12 @@ def hard_prediction_data():
     Returns
     -------
     y_true, y_pred : ndarray of int
+
+    Examples
+    --------
+    >>> y_true, y_pred = hard_prediction_data()
+    >>> int(y_pred.sum()), int(y_pred[y_true == 1].sum())
+    (200, 40)
     """
     y_true = np.r_[np.ones(50, int), np.zeros(950, int)]
     y_pred = np.r_[np.ones(40, int), np.zeros(10, int), np.ones(160, int), np.zeros(790, int)]
@@ -344,6 +352,8 @@ class PositiveClassView(NamedTuple):
 
 
 class PositiveClassViews(NamedTuple):
+    """The same decisions seen with "faulty" and with "working" as the positive class."""
+
     faulty: PositiveClassView
     working: PositiveClassView
 

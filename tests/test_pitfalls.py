@@ -388,7 +388,8 @@ def test_too_few_examples():
     # Handbook, How sure are we?: Wilson 0.3906 to 0.8619 for 8 correct of 12.
     assert [round(x, 4) for x in r.accuracy_interval] == [0.3906, 0.8619]
     theirs = binomtest(8, 12).proportion_ci(method="wilson")
-    assert abs(r.accuracy_interval.low - theirs.low) <= TOL and abs(r.accuracy_interval.high - theirs.high) <= TOL
+    assert abs(r.accuracy_interval.low - theirs.low) <= TOL
+    assert abs(r.accuracy_interval.high - theirs.high) <= TOL
     assert r.auc.interval.low < 0.5 < r.auc.interval.high
     # Resamples without a faulty unit: 2000 (8/12)^12 = 15.4 expected (handbook).
     expected = 2000 * (8 / 12) ** 12

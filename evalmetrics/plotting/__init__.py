@@ -12,3 +12,4 @@ from .counts import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
 from .studies import *  # noqa: F401,F403
+from .pitfalls import *  # noqa: F401,F403

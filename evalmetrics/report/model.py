@@ -1,0 +1,481 @@
+"""The numbers of an evaluation report, computed once, as frozen dataclasses.
+
+:func:`build_report` evaluates every score column of a :class:`Dataset` at
+an operating threshold and as a ranking and (when the scores are
+probabilities) as probabilities, each with a confidence interval:
+
+* proportions -- accuracy, precision, recall, specificity -- get Wilson
+  intervals; with groups a bootstrap over whole groups instead, because
+  Wilson's binomial model assumes independent rows;
+* F1, balanced accuracy, MCC, the AUC, average precision and the Brier
+  score get percentile bootstrap intervals (rows, or whole groups), all
+  drawn from the same resamples (one seed);
+* the AUC also gets DeLong's interval (logit scale);
+* every pair of score columns gets paired differences of the AUC (bootstrap
+  and DeLong), the AP and the Brier score.
+
+Resamples on which a metric is undefined (one class only, nothing flagged)
+are left out and counted.  The plain-language warnings are collected by
+:mod:`evalmetrics.report.checks`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import arrays
+from ..calibration import BrierDecomposition, _brier, brier_decomposition, expected_calibration_error
+from ..costs import bayes_threshold, best_threshold
+from ..counts import BinaryCounts, _binary_counts_from_masks
+from ..curves import _average_precision, _roc_auc, _threshold_table
+from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
+from ..rates import balanced_accuracy, f1, matthews_correlation
+from ._delong import delong_difference, delong_interval
+from .data import Dataset, ReportError
+
+__all__ = ["ColumnReport", "CostPoint", "Estimate", "PairedDifference", "Report", "ReportSetup",
+           "build_report", "dataset_from_arrays"]
+
+
+class Estimate(NamedTuple):
+    """A value with the ends of its confidence interval and how they were computed."""
+
+    value: float
+    low: float
+    high: float
+    method: str
+
+
+UNDEFINED = Estimate(math.nan, math.nan, math.nan, "undefined")
+
+
+class CostPoint(NamedTuple):
+    """One threshold rule with its counts and total cost ``cFP FP + cFN FN``."""
+
+    rule: str
+    threshold: float
+    counts: BinaryCounts
+    cost: float
+
+
+@dataclass(frozen=True)
+class ColumnReport:
+    """Everything the report says about one score column."""
+
+    name: str
+    n_distinct: int
+    minimum: float
+    maximum: float
+    tie_share: float  # share of rows whose score also belongs to a row of the other class
+    threshold: float
+    threshold_rule: str
+    counts: BinaryCounts
+    accuracy: Estimate
+    precision: Estimate
+    recall: Estimate
+    specificity: Estimate
+    f1: Estimate
+    balanced_accuracy: Estimate
+    mcc: Estimate
+    auc: Estimate
+    auc_delong: Estimate
+    average_precision: Estimate
+    brier: Estimate | None
+    brier_decomposition: BrierDecomposition | None
+    ece: float | None
+    costs: tuple = ()
+    skipped: int = 0  # most resamples any one metric of this column left out
+
+    @property
+    def probabilities(self):
+        """True when every score lies in [0, 1] (so calibration was evaluated)."""
+        return self.brier is not None
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """``metric(first) - metric(second)`` on the same rows, paired bootstrap and DeLong."""
+
+    first: str
+    second: str
+    metric: str
+    bootstrap: Estimate
+    delong: Estimate | None = None
+    p_value: float | None = None
+
+
+@dataclass(frozen=True)
+class ReportSetup:
+    """The choices behind a report (printed under "How this report was produced")."""
+
+    threshold: float | None
+    false_positive_cost: float | None
+    false_negative_cost: float | None
+    resamples: int
+    seed: int
+    confidence: float
+    n_bins: int
+    validation: str | None = None
+    validation_rows: int | None = None
+
+    @property
+    def costs(self):
+        return self.false_positive_cost is not None
+
+
+@dataclass(frozen=True)
+class Report:
+    """The report's numbers: the data, one :class:`ColumnReport` per score, the pairs."""
+
+    setup: ReportSetup
+    n: int
+    positives: int
+    negatives: int
+    n_groups: int | None
+    columns: tuple
+    differences: tuple
+    warnings: tuple
+    data: Dataset = field(repr=False, compare=False)
+
+    @property
+    def prevalence(self):
+        return self.positives / self.n
+
+    @property
+    def baseline_accuracy(self):
+        """Accuracy of always predicting the majority class."""
+        return max(self.positives, self.negatives) / self.n
+
+    @property
+    def majority(self):
+        """The majority class as written in the data (the negatives' name(s) if they win)."""
+        if self.positives > self.negatives:
+            return self.data.positive
+        return " / ".join(self.data.negatives)
+
+    def column(self, name):
+        for column in self.columns:
+            if column.name == name:
+                return column
+        raise KeyError(f"no score column {name!r}; the columns are {[c.name for c in self.columns]}")
+
+
+def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="arrays"):
+    """A :class:`Dataset` from arrays, for reports built in Python rather than from a CSV file.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Binary labels ({0, 1}, {-1, 1}, booleans, or any with ``pos_label``).
+    scores : mapping of str to array_like of shape (n,)
+        One entry per score column.
+    groups : array_like of shape (n,), optional
+    pos_label : label, optional
+    name : str, default "arrays"
+        What the report calls the data.
+
+    Returns
+    -------
+    Dataset
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> data = dataset_from_arrays(units.y_true, {"model": units.y_score})
+    >>> data.n_rows, int(data.y_true.sum())
+    (12, 4)
+    """
+    is_positive = arrays.binary_labels(y_true, pos_label=pos_label)
+    if is_positive.all() or not is_positive.any():
+        raise ReportError("y_true has a single class; the report needs positives and negatives")
+    names = tuple(scores)
+    if not names:
+        raise ReportError("scores is empty: pass at least one score column")
+    values = tuple(arrays.scores(scores[key], f"scores[{key!r}]") for key in names)
+    arrays.same_length(y_true=is_positive, **{f"scores[{k!r}]": v for k, v in zip(names, values)})
+    if groups is not None:
+        groups = arrays.column(groups, "groups").astype(str)
+        arrays.same_length(y_true=is_positive, groups=groups)
+    labels = np.unique(arrays.column(y_true, "y_true"))
+    positive = pos_label if pos_label is not None else (True if labels.dtype.kind == "b" else 1)
+    negatives = tuple(str(v) for v in labels.tolist() if v != positive)
+    return Dataset(path=name, sha256="", label="y_true", positive=str(positive), negatives=negatives,
+                   y_true=is_positive, score_names=names, score_values=values,
+                   group=None if groups is None else "groups", groups=groups)
+
+
+# ---------------------------------------------------------------------------
+# metrics as closures on (y, s): what the bootstrap recomputes on each resample
+# ---------------------------------------------------------------------------
+
+def _counts(y, s, threshold):
+    return _binary_counts_from_masks(y, s >= threshold)
+
+
+def _at_threshold(threshold, compute):
+    def metric(y, s):
+        c = _counts(y, s, threshold)
+        # A resample without one of the classes says nothing about a rate of both.
+        if c.positives == 0 or c.negatives == 0:
+            return math.nan
+        return compute(c)
+    return metric
+
+
+_PROPORTIONS = {  # name: (successes, trials) of the counts
+    "accuracy": lambda c: (c.tp + c.tn, c.total),
+    "precision": lambda c: (c.tp, c.flagged),
+    "recall": lambda c: (c.tp, c.positives),
+    "specificity": lambda c: (c.tn, c.negatives),
+}
+_OTHERS = {
+    "f1": lambda c: f1(c, zero_division=math.nan),
+    "balanced_accuracy": lambda c: balanced_accuracy(c, zero_division=math.nan),
+    "mcc": lambda c: matthews_correlation(c),
+}
+
+
+def _proportion(name):
+    def compute(c):
+        successes, trials = _PROPORTIONS[name](c)
+        return successes / trials if trials else math.nan
+    return compute
+
+
+def _auc(y, s):
+    return _roc_auc(y, s)
+
+
+def _ap(y, s):
+    return _average_precision(_threshold_table(y, s))
+
+
+def _brier_of(y, p):
+    return _brier(y.astype(float), p)
+
+
+class _Bootstrap:
+    """Runs every bootstrap of a report on the same resamples, advancing a progress bar."""
+
+    def __init__(self, y, groups, resamples, seed, confidence, progress):
+        self.y, self.groups, self.resamples, self.seed = y, groups, resamples, seed
+        self.confidence, self.progress = confidence, progress
+        self.method = "bootstrap" if groups is None else "group bootstrap"
+        self.skipped = 0
+
+    def _counted(self, metric):
+        if self.progress is None:
+            return metric
+
+        def counted(*columns):
+            self.progress.update(1)
+            return metric(*columns)
+        return counted
+
+    def _run(self, function, metric, *columns):
+        done = self.progress.done if self.progress is not None else 0
+        options = dict(n_resamples=self.resamples, confidence=self.confidence, groups=self.groups,
+                       seed=self.seed)
+        try:
+            result = function(self._counted(metric), self.y, *columns, **options)
+        except ValueError as error:
+            # Undefined on the data themselves, or on all but one resample.
+            if "undefined" not in str(error):
+                raise
+            estimate = UNDEFINED
+        else:
+            self.skipped = max(self.skipped, result.n_skipped)
+            estimate = Estimate(result.estimate, result.interval.low, result.interval.high, self.method)
+        if self.progress is not None:
+            # Whatever the bootstrap did inside, this run's share of the bar is complete.
+            self.progress.update(max(0, done + self.resamples + 1 - self.progress.done))
+        return estimate
+
+    def interval(self, metric, s):
+        return self._run(bootstrap_interval, metric, s)
+
+    def difference(self, metric, a, b):
+        return self._run(bootstrap_difference, metric, a, b)
+
+
+def _wilson(successes, trials, confidence):
+    if trials == 0:
+        return UNDEFINED
+    low, high = wilson_interval(int(successes), int(trials), confidence=confidence)
+    return Estimate(successes / trials, low, high, "Wilson")
+
+
+def _tie_share(y, s):
+    _, group = np.unique(s, return_inverse=True)
+    positives = np.bincount(group, weights=y.astype(float))
+    size = np.bincount(group)
+    mixed = (positives > 0) & (positives < size)
+    return float(size[mixed].sum() / len(s))
+
+
+def _threshold(name, y, s, setup, validation):
+    """The operating threshold of one column and the rule that gave it."""
+    if setup.threshold is not None:
+        return setup.threshold, "given (--threshold)"
+    if setup.costs:
+        costs = dict(false_positive_cost=setup.false_positive_cost,
+                     false_negative_cost=setup.false_negative_cost)
+        if validation is not None:
+            best = best_threshold(validation.y_true, validation.score(name), **costs)
+            return best.threshold, "cheapest total cost on the validation data"
+        return best_threshold(y, s, **costs).threshold, "cheapest total cost on these same data (optimistic)"
+    return 0.5, "default 0.5"
+
+
+def _cost_points(y, s, threshold, setup):
+    c_fp, c_fn = setup.false_positive_cost, setup.false_negative_cost
+    bayes = bayes_threshold(false_positive_cost=c_fp, false_negative_cost=c_fn)
+    hindsight = best_threshold(y, s, false_positive_cost=c_fp, false_negative_cost=c_fn).threshold
+    rules = [("operating threshold", threshold), ("Bayes threshold cFP / (cFP + cFN)", bayes),
+             ("default 0.5", 0.5), ("cheapest on these data (hindsight)", hindsight)]
+    points = []
+    for rule, t in rules:
+        c = _counts(y, s, t)
+        points.append(CostPoint(rule, float(t), c, float(c_fp * c.fp + c_fn * c.fn)))
+    return tuple(points)
+
+
+def _column(name, y, s, setup, validation, boot):
+    threshold, rule = _threshold(name, y, s, setup, validation)
+    counts = _counts(y, s, threshold)
+    estimates = {}
+    for metric, proportion in _PROPORTIONS.items():
+        if boot.groups is None:
+            estimates[metric] = _wilson(*proportion(counts), setup.confidence)
+        else:
+            estimates[metric] = boot.interval(_at_threshold(threshold, _proportion(metric)), s)
+    for metric, compute in _OTHERS.items():
+        estimates[metric] = boot.interval(_at_threshold(threshold, compute), s)
+    delong = delong_interval(y, s, confidence=setup.confidence)
+    probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
+    return ColumnReport(
+        name=name, n_distinct=len(np.unique(s)), minimum=float(s.min()), maximum=float(s.max()),
+        tie_share=_tie_share(y, s), threshold=float(threshold), threshold_rule=rule, counts=counts,
+        **estimates,
+        auc=boot.interval(_auc, s),
+        auc_delong=Estimate(delong.estimate, *delong.interval, "DeLong, logit scale"),
+        average_precision=boot.interval(_ap, s),
+        brier=boot.interval(_brier_of, s) if probabilities else None,
+        brier_decomposition=brier_decomposition(y, s) if probabilities else None,
+        ece=expected_calibration_error(y, s, n_bins=setup.n_bins) if probabilities else None,
+        costs=_cost_points(y, s, threshold, setup) if setup.costs else (),
+        skipped=boot.skipped,
+    )
+
+
+def _pair(first, second, y, a, b, setup, boot):
+    delong = delong_difference(y, a, b, confidence=setup.confidence)
+    out = [PairedDifference(first, second, "AUC", boot.difference(_auc, a, b),
+                            Estimate(delong.estimate, *delong.interval, "DeLong"), delong.p_value),
+           PairedDifference(first, second, "average precision", boot.difference(_ap, a, b))]
+    if min(a.min(), b.min()) >= 0.0 and max(a.max(), b.max()) <= 1.0:
+        out.append(PairedDifference(first, second, "Brier score", boot.difference(_brier_of, a, b)))
+    return out
+
+
+def bootstrap_runs(data):
+    """How many bootstraps :func:`build_report` runs on ``data`` (for sizing a progress bar).
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> bootstrap_runs(dataset_from_arrays(units.y_true, {"a": units.y_score, "b": units.y_score}))
+    15
+    """
+    per_column = 3 + 2 + (4 if data.groups is not None else 0)
+    runs = sum(per_column + bool(s.min() >= 0 and s.max() <= 1) for s in data.score_values)
+    for a, b in itertools.combinations(data.score_values, 2):
+        runs += 2 + bool(min(a.min(), b.min()) >= 0 and max(a.max(), b.max()) <= 1)
+    return runs
+
+
+def build_report(data, *, validation=None, threshold=None, false_positive_cost=None, false_negative_cost=None,
+                 resamples=2000, seed=0, confidence=0.95, n_bins=10, progress=None):
+    """Evaluate every score column of ``data`` and every pair of them.
+
+    Parameters
+    ----------
+    data : Dataset
+        From :func:`evalmetrics.report.read_dataset` or :func:`dataset_from_arrays`.
+    validation : Dataset, optional
+        Other data with the same score columns, on which a cost-based
+        threshold is chosen instead of on ``data``.
+    threshold : float, optional
+        Flag scores at least this.  Default: chosen by cost when costs are
+        given, else 0.5.
+    false_positive_cost, false_negative_cost : float, optional
+        Costs of the two errors; giving one sets the other to 1 if omitted.
+    resamples : int, default 2000
+    seed : int, default 0
+    confidence : float, default 0.95
+    n_bins : int, default 10
+        Uniform bins of the expected calibration error.
+    progress : ProgressBar, optional
+        Advanced once per metric evaluation; its total should be
+        ``bootstrap_runs(data) * (resamples + 1)``.
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> data = dataset_from_arrays(units.y_true, {"model": units.y_score})
+    >>> report = build_report(data, resamples=200)
+    >>> column = report.column("model")
+    >>> column.counts, round(column.auc.value, 6), column.precision.method
+    (BinaryCounts(tp=3, fp=3, fn=1, tn=5), 0.796875, 'Wilson')
+    """
+    if (false_positive_cost is None) != (false_negative_cost is None):
+        false_positive_cost = 1.0 if false_positive_cost is None else false_positive_cost
+        false_negative_cost = 1.0 if false_negative_cost is None else false_negative_cost
+    if false_positive_cost is not None:
+        bayes_threshold(false_positive_cost=false_positive_cost, false_negative_cost=false_negative_cost)
+    setup = ReportSetup(
+        threshold=None if threshold is None else float(threshold),
+        false_positive_cost=None if false_positive_cost is None else float(false_positive_cost),
+        false_negative_cost=None if false_negative_cost is None else float(false_negative_cost),
+        resamples=arrays.positive_int(resamples, "resamples"), seed=arrays.positive_int(seed, "seed", minimum=0),
+        confidence=float(confidence), n_bins=arrays.positive_int(n_bins, "n_bins"),
+        validation=None if validation is None else validation.path,
+        validation_rows=None if validation is None else validation.n_rows,
+    )
+    if validation is not None:
+        missing = [name for name in data.score_names if name not in validation.score_names]
+        if missing:
+            raise ReportError(f"the validation data lack the score column(s) {missing}")
+    y = data.y_true
+    columns = []
+    for name, s in zip(data.score_names, data.score_values):
+        if progress is not None:
+            progress.describe(f"{name}:")
+        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress)
+        columns.append(_column(name, y, s, setup, validation, boot))
+    differences = []
+    for (first, a), (second, b) in itertools.combinations(zip(data.score_names, data.score_values), 2):
+        if progress is not None:
+            progress.describe(f"{first} - {second}:")
+        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress)
+        differences.extend(_pair(first, second, y, a, b, setup, boot))
+    from .checks import report_warnings
+
+    positives = int(y.sum())
+    report = Report(setup=setup, n=len(y), positives=positives, negatives=len(y) - positives,
+                    n_groups=None if data.groups is None else len(np.unique(data.groups)),
+                    columns=tuple(columns), differences=tuple(differences), warnings=(), data=data)
+    return dataclasses.replace(report, warnings=tuple(report_warnings(report)))

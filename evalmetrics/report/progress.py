@@ -1,0 +1,94 @@
+"""A one-line progress bar on stderr, drawn only when stderr is a terminal.
+
+The package has no hard dependency beyond numpy, so this replaces tqdm for
+the few long loops of the report (the bootstrap).  When the stream is not a
+terminal (a pipe, a log file, a test) nothing at all is written, so
+captured output stays clean.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+__all__ = ["ProgressBar"]
+
+
+class ProgressBar:
+    """``label [#######.......]  45%  900/2000`` redrawn in place with ``\\r``.
+
+    Parameters
+    ----------
+    total : int
+        Steps to completion.
+    stream : file, optional
+        Default ``sys.stderr`` (looked up when the bar is created).
+    enabled : bool, optional
+        Default: whether ``stream.isatty()``.
+    width : int, default 28
+        Characters of the bar itself.
+    interval : float, default 0.1
+        Minimum seconds between redraws, so a fast loop is not slowed by drawing.
+
+    Examples
+    --------
+    >>> import io
+    >>> stream = io.StringIO()
+    >>> with ProgressBar(4, stream=stream, enabled=True, width=4, interval=0) as bar:
+    ...     bar.update(2)
+    >>> "[##..]  50%  2/4" in stream.getvalue()
+    True
+    """
+
+    def __init__(self, total, *, stream=None, enabled=None, width=28, interval=0.1):
+        self.total = max(int(total), 1)
+        self.stream = sys.stderr if stream is None else stream
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = enabled
+        self.width = width
+        self.interval = interval
+        self.done = 0
+        self.label = ""
+        self._last_draw = float("-inf")
+        self._drawn_width = 0
+
+    def describe(self, label):
+        """Change the text in front of the bar (the step being run)."""
+        self.label = label
+        self._draw(force=True)
+
+    def update(self, steps=1):
+        """Advance by ``steps``."""
+        self.done = min(self.done + steps, self.total)
+        self._draw(force=self.done == self.total)
+
+    def close(self):
+        """Erase the bar, leaving the cursor at the start of an empty line."""
+        if self.enabled and self._drawn_width:
+            self.stream.write("\r" + " " * self._drawn_width + "\r")
+            self.stream.flush()
+        self._drawn_width = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+        return False
+
+    def _draw(self, *, force=False):
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_draw < self.interval:
+            return
+        self._last_draw = now
+        filled = self.width * self.done // self.total
+        bar = "#" * filled + "." * (self.width - filled)
+        text = f"{self.label} [{bar}] {100 * self.done // self.total:3d}%  {self.done}/{self.total}"
+        # Pad to the previous width so a shorter line overwrites a longer one completely.
+        self.stream.write("\r" + text.ljust(self._drawn_width))
+        self.stream.flush()
+        self._drawn_width = max(self._drawn_width, len(text))
