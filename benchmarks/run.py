@@ -969,7 +969,8 @@ def main(argv=None):
         return 0
     em, problem = load_evalmetrics()
     log = sys.stderr
-    print(f"# evalmetrics benchmarks ({'quick' if options.quick else 'full'}): {machine_note()}", file=log)
+    machine = machine_note()
+    print(f"# evalmetrics benchmarks ({'quick' if options.quick else 'full'}): {machine}", file=log)
     if problem:
         print(f"# WARNING: {problem}", file=log)
     rows = []
@@ -984,18 +985,20 @@ def main(argv=None):
                     " ".join(x for x in (row.counterpart_result, row.proxy_result) if x) or "ok"
                 print(f"  {spec.name:28s} {variant:22s} n={fmt_n(n):5s} {state:10s} "
                       f"({time.perf_counter() - tick:.1f} s)", file=log, flush=True)
-    print(f"# done in {time.perf_counter() - started:.0f} s; load average now "
-          f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())}", file=log)
+    load_after = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"# done in {time.perf_counter() - started:.0f} s; load average now {load_after}", file=log)
     out = sys.stdout
     print(file=out)
     (print_markdown if options.markdown else print_text)(rows, out)
     print(file=out)
+    bullet = "- " if options.markdown else ""
     for line in summary(rows):
-        print(line, file=out)
-    print("ratio = evalmetrics time / reference time (smaller is faster); loop times are scaled to "
+        print(bullet + line, file=out)
+    print(bullet + "ratio = evalmetrics time / reference time (smaller is faster); loop times are scaled to "
           f"B = {options.n_resamples} resamples from fewer timed replicates (see the notes).", file=out)
     if options.json:
-        Path(options.json).write_text(json.dumps({"machine": machine_note(), "quick": options.quick,
+        Path(options.json).write_text(json.dumps({"machine": machine, "load_after": load_after,
+                                                  "quick": options.quick,
                                                   "rows": [dataclasses.asdict(r) for r in rows]}, indent=1))
     return 0
 

@@ -1,2 +1,217 @@
-def main():
-    raise SystemExit("evalmetrics: no command yet")
+"""The command line: ``evalmetrics report`` (also ``python -m evalmetrics report``).
+
+Exit status 0 on success; 2 for a usage error or bad input (argparse uses 2
+as well), with a one-line message on stderr and no report written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shlex
+import sys
+
+__all__ = ["build_parser", "main"]
+
+DEFAULT_OUT = "evalmetrics-report"
+
+_EXAMPLES = """\
+examples:
+  evalmetrics report --demo breast-cancer
+  evalmetrics report --demo breast-cancer --false-negative-cost 50 --seed 3 --figures figs
+  evalmetrics report scores.csv --label y --score model_a --score model_b
+  evalmetrics report scores.csv --label diagnosis --pos-label malignant --score p \\
+      --false-positive-cost 1 --false-negative-cost 20 --validation validation.csv --group patient
+
+The report goes to --out (default ./evalmetrics-report): report.html (one self-contained
+page), report.md with the figures as PNG files beside it, and report.json with every number.
+"""
+
+
+def _type(convert, check, message):
+    def parse(text):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{message}, got {text!r}") from None
+        if not check(value):
+            raise argparse.ArgumentTypeError(f"{message}, got {text!r}")
+        return value
+    parse.__name__ = message  # argparse shows the name in "invalid <name> value"
+    return parse
+
+
+_count = _type(int, lambda v: v >= 1, "a positive integer")
+_seed = _type(int, lambda v: v >= 0, "a non-negative integer")
+_folds = _type(int, lambda v: v >= 2, "an integer of at least 2")
+_cost = _type(float, lambda v: math.isfinite(v) and v >= 0, "a non-negative number")
+_finite = _type(float, math.isfinite, "a finite number")
+_confidence = _type(float, lambda v: 0 < v < 1, "a number strictly between 0 and 1")
+
+
+def build_parser():
+    """The argument parser of ``evalmetrics`` and its ``report`` command.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["report", "--demo", "breast-cancer", "--resamples", "200"])
+    >>> args.demo, args.resamples, args.out
+    ('breast-cancer', 200, 'evalmetrics-report')
+    """
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="evalmetrics", description="Evaluation metrics from scratch in NumPy: honest evaluation reports.")
+    parser.add_argument("--version", action="version", version=f"evalmetrics {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    report = commands.add_parser(
+        "report", help="write an evaluation report of labels and scores (or run the screening demo)",
+        description="Write an evaluation report: the confusion matrix at a threshold, rates with Wilson or "
+                    "bootstrap intervals, ROC AUC (bootstrap and DeLong) and average precision, calibration, "
+                    "costs, paired differences between score columns, and plain-language warnings.",
+        epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("data", nargs="?", metavar="DATA.csv", help="CSV file with a header line")
+    report.add_argument("--demo", choices=["breast-cancer"],
+                        help="run the handbook's screening project instead of reading a file")
+
+    columns = report.add_argument_group("columns of DATA.csv")
+    columns.add_argument("--label", metavar="COLUMN", help="the true labels")
+    columns.add_argument("--score", metavar="COLUMN", action="append", default=[],
+                         help="a score column, larger meaning more likely positive (repeat for several models)")
+    columns.add_argument("--pos-label", metavar="VALUE",
+                         help="the positive class (needed unless the labels are 0/1, -1/1 or true/false)")
+    columns.add_argument("--group", metavar="COLUMN",
+                         help="group identifiers (patients, sites...): the bootstrap resamples whole groups")
+    columns.add_argument("--delimiter", default=",", metavar="CHAR", help="field separator (default ',')")
+
+    decisions = report.add_argument_group("threshold and costs")
+    decisions.add_argument("--threshold", type=_finite, metavar="T",
+                           help="flag scores at least T (default: chosen by cost if costs are given, else 0.5)")
+    decisions.add_argument("--false-positive-cost", type=_cost, metavar="C",
+                           help="cost of a false alarm (demo default 1)")
+    decisions.add_argument("--false-negative-cost", type=_cost, metavar="C",
+                           help="cost of a missed positive (demo default 20)")
+    decisions.add_argument("--validation", metavar="DATA2.csv",
+                           help="choose the cost-based threshold on this file instead of on DATA.csv")
+
+    demo = report.add_argument_group("demo only")
+    demo.add_argument("--folds", type=_folds, metavar="K", help="development folds (default 5)")
+    demo.add_argument("--penalty", type=_cost, metavar="L", help="L2 penalty of the logistic regression (default 1)")
+
+    common = report.add_argument_group("intervals and output")
+    common.add_argument("--resamples", type=_count, default=2000, metavar="B", help="bootstrap resamples (default 2000)")
+    common.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    common.add_argument("--confidence", type=_confidence, default=0.95, help="interval level (default 0.95)")
+    common.add_argument("--bins", type=_count, default=10, metavar="K",
+                        help="uniform bins of the calibration error (default 10)")
+    common.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help=f"folder of the report (default ./{DEFAULT_OUT})")
+    common.add_argument("--figures", metavar="DIR", help="folder of the PNG figures (default: the --out folder)")
+    common.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    parser.set_defaults(report_parser=report)
+    return parser
+
+
+_CSV_ONLY = ("label", "pos_label", "group", "threshold", "validation")
+_DEMO_ONLY = ("folds", "penalty")
+
+
+def _check(parser, args):
+    """Option combinations argparse cannot express; parser.error exits with status 2."""
+    def flag(name):
+        return "--" + name.replace("_", "-")
+
+    if args.demo and args.data:
+        parser.error(f"give either DATA.csv or --demo, not both (got {args.data!r} and --demo)")
+    if not args.demo and not args.data:
+        parser.error("give a CSV file (DATA.csv --label COLUMN --score COLUMN) or --demo breast-cancer")
+    if args.demo:
+        used = [flag(n) for n in _CSV_ONLY if getattr(args, n) is not None] + (["--score"] if args.score else [])
+        if used:
+            parser.error(f"{', '.join(used)} apply to a CSV file, not to --demo")
+    else:
+        used = [flag(n) for n in _DEMO_ONLY if getattr(args, n) is not None]
+        if used:
+            parser.error(f"{', '.join(used)} apply to --demo only")
+        if not args.label:
+            parser.error("--label COLUMN is required with a CSV file")
+        if not args.score:
+            parser.error("at least one --score COLUMN is required with a CSV file")
+        if len(args.delimiter) != 1:
+            parser.error(f"--delimiter must be one character, got {args.delimiter!r}")
+        if args.validation and args.false_positive_cost is None and args.false_negative_cost is None:
+            parser.error("--validation chooses a threshold by cost: give --false-positive-cost and/or "
+                         "--false-negative-cost")
+    if args.false_positive_cost == 0 and args.false_negative_cost == 0:
+        parser.error("--false-positive-cost and --false-negative-cost cannot both be 0")
+
+
+def _headless_matplotlib():
+    # A command line draws into files only: no window, no GUI toolkit needed.
+    if "matplotlib.pyplot" not in sys.modules:
+        os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def main(argv=None):
+    """Run the command line; returns the exit status (0 success, 2 usage or input error).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> main(["report", "no-such-file.csv", "--label", "y", "--score", "p"])  # message on stderr
+    2
+    """
+    from .report.data import ReportError
+
+    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    _check(args.report_parser, args)
+    _headless_matplotlib()
+    command = shlex.join(["evalmetrics"] + argv)
+    progress = not args.no_progress
+    try:
+        if args.demo:
+            from .report.commands import demo_report
+
+            text = demo_report(
+                args.demo, command=command, out=args.out, figures_dir=args.figures, seed=args.seed,
+                folds=5 if args.folds is None else args.folds,
+                penalty=1.0 if args.penalty is None else args.penalty,
+                false_positive_cost=1.0 if args.false_positive_cost is None else args.false_positive_cost,
+                false_negative_cost=20.0 if args.false_negative_cost is None else args.false_negative_cost,
+                resamples=args.resamples, progress=progress)
+        else:
+            from .report.commands import csv_report
+
+            text = csv_report(
+                args.data, label=args.label, scores=args.score, command=command, out=args.out,
+                pos_label=args.pos_label, group=args.group, threshold=args.threshold,
+                false_positive_cost=args.false_positive_cost, false_negative_cost=args.false_negative_cost,
+                validation=args.validation, resamples=args.resamples, seed=args.seed,
+                confidence=args.confidence, n_bins=args.bins, delimiter=args.delimiter,
+                figures_dir=args.figures, progress=progress)
+    except ReportError as error:
+        print(f"evalmetrics report: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("evalmetrics report: interrupted; nothing written", file=sys.stderr)
+        return 130
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,3 +13,4 @@ from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
 from .studies import *  # noqa: F401,F403
 from .pitfalls import *  # noqa: F401,F403
+from .curves import *  # noqa: F401,F403

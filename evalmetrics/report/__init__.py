@@ -1,0 +1,68 @@
+"""Evaluation reports of anyone's labels and scores: the engine of ``evalmetrics report``.
+
+=====================  ======================================================
+``data``               CSV reading with the standard library, one-line errors
+``model``              the report's numbers: :func:`build_report`
+``checks``             the plain-language warnings
+``content``            what the report says, as a :class:`Document`
+``document``           Markdown and self-contained HTML rendering
+``figures``            ROC, precision-recall, reliability and cost figures
+``demo``               the screening demo rendered from :func:`run_screening`
+``commands``           both commands end to end
+``output``             writing all files at once, or none
+``progress``           a dependency-free progress bar on stderr
+``_delong``            DeLong's AUC variance (Sun and Xu's algorithm)
+=====================  ======================================================
+
+Example, in Python rather than from the command line:
+
+>>> from evalmetrics.report import build_report, dataset_from_arrays
+>>> from evalmetrics.worked_example import twelve_units
+>>> units = twelve_units()
+>>> report = build_report(dataset_from_arrays(units.y_true, {"model": units.y_score}), resamples=100)
+>>> round(report.column("model").auc_delong.low, 4)
+0.4281
+"""
+
+from ._delong import DelongDifference, DelongResult, delong_difference, delong_interval
+from .checks import report_warnings
+from .commands import csv_report, demo_report
+from .content import report_document, report_summary
+from .data import Dataset, ReportError, read_dataset
+from .document import Document, render_html, render_markdown
+from .model import (
+    ColumnReport,
+    CostPoint,
+    Estimate,
+    PairedDifference,
+    Report,
+    ReportSetup,
+    build_report,
+    dataset_from_arrays,
+)
+
+__all__ = [
+    "ColumnReport",
+    "CostPoint",
+    "Dataset",
+    "DelongDifference",
+    "DelongResult",
+    "Document",
+    "Estimate",
+    "PairedDifference",
+    "Report",
+    "ReportError",
+    "ReportSetup",
+    "build_report",
+    "csv_report",
+    "dataset_from_arrays",
+    "delong_difference",
+    "delong_interval",
+    "demo_report",
+    "read_dataset",
+    "render_html",
+    "render_markdown",
+    "report_document",
+    "report_summary",
+    "report_warnings",
+]

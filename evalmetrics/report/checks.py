@@ -15,8 +15,9 @@ __all__ = ["FEW_CASES", "FEW_GROUPS", "HEAVY_TIES", "report_warnings"]
 FEW_CASES = 30
 #: Fewer groups than this and a group bootstrap has too few units to resample.
 FEW_GROUPS = 10
-#: Share of rows tied with a row of the other class from which ties matter.
-HEAVY_TIES = 0.2
+#: Share of (positive, negative) pairs with tied scores from which ties matter: breaking
+#: them one way or the other could move the AUC by half of it, here 0.025.
+HEAVY_TIES = 0.05
 
 
 def _data_warnings(report):
@@ -52,10 +53,10 @@ def _column_warnings(report, column):
         out.append(f"{name!r} has only {column.n_distinct} distinct value(s): these look like hard decisions, "
                    "not scores. Its ROC curve has a single operating point, so its AUC is just the "
                    "balanced accuracy of that point.")
-    elif column.tie_share >= HEAVY_TIES:
-        out.append(f"{column.tie_share:.0%} of the rows share their score in {name!r} with a row of the other "
-                   "class: no threshold can separate them, the ROC curve crosses them diagonally, and the "
-                   "AUC counts each such pair as one half.")
+    elif column.tied_pairs >= HEAVY_TIES:
+        out.append(f"{column.tied_pairs:.1%} of the (positive, negative) pairs have the same score in {name!r}: "
+                   "no threshold can separate them, the ROC curve crosses them diagonally, and the AUC counts "
+                   f"each as one half, so breaking the ties could move it by up to {column.tied_pairs / 2:.4f}.")
     if column.counts.flagged == 0:
         out.append(f"At threshold {t:.4g}, {name!r} flags no row: precision is undefined and recall is 0.")
     elif column.counts.unflagged == 0:

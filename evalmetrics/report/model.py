@@ -72,7 +72,7 @@ class ColumnReport:
     n_distinct: int
     minimum: float
     maximum: float
-    tie_share: float  # share of rows whose score also belongs to a row of the other class
+    tied_pairs: float  # share of (positive, negative) pairs with equal scores, counted one half by the AUC
     threshold: float
     threshold_rule: str
     counts: BinaryCounts
@@ -312,12 +312,11 @@ def _wilson(successes, trials, confidence):
     return Estimate(successes / trials, low, high, "Wilson")
 
 
-def _tie_share(y, s):
+def _tied_pairs(y, s):
     _, group = np.unique(s, return_inverse=True)
     positives = np.bincount(group, weights=y.astype(float))
-    size = np.bincount(group)
-    mixed = (positives > 0) & (positives < size)
-    return float(size[mixed].sum() / len(s))
+    negatives = np.bincount(group) - positives
+    return float(np.dot(positives, negatives) / (positives.sum() * negatives.sum()))
 
 
 def _threshold(name, y, s, setup, validation):
@@ -362,7 +361,7 @@ def _column(name, y, s, setup, validation, boot):
     probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
     return ColumnReport(
         name=name, n_distinct=len(np.unique(s)), minimum=float(s.min()), maximum=float(s.max()),
-        tie_share=_tie_share(y, s), threshold=float(threshold), threshold_rule=rule, counts=counts,
+        tied_pairs=_tied_pairs(y, s), threshold=float(threshold), threshold_rule=rule, counts=counts,
         **estimates,
         auc=boot.interval(_auc, s),
         auc_delong=Estimate(delong.estimate, *delong.interval, "DeLong, logit scale"),

@@ -1,0 +1,186 @@
+"""The screening demo as a report: :func:`evalmetrics.run_screening` rendered, nothing recomputed.
+
+Every number here is read from the :class:`~evalmetrics.ScreeningResult`
+that the handbook's "In practice" chapter glues into its text, so the
+command line and the book cannot disagree.  The three figures are the
+chapter's own plotting functions.
+"""
+
+from __future__ import annotations
+
+from .content import format_interval, provenance, text_table
+from .document import Bullets, Document, Figure, Paragraph, Section, Table
+
+__all__ = ["demo_document", "demo_figures", "demo_summary"]
+
+_RULES = {"default": "default 0.5", "chosen": "chosen on the development set", "bayes": "Bayes cFP / (cFP + cFN)"}
+
+
+def _pm(boot, spec=".4f"):
+    return f"{format(boot.estimate, spec)} ({format_interval_of(boot, spec)})"
+
+
+def format_interval_of(boot, spec=".4f"):
+    low, high = boot.interval
+    return f"{format(low, spec)} to {format(high, spec)}"
+
+
+def _setup_line(result):
+    return (f"seed {result.seed}, {result.folds} folds, penalty {result.penalty:g}, cost of a false alarm "
+            f"{result.false_positive_cost:g}, of a missed malignant tumour {result.false_negative_cost:g}, "
+            f"{result.resamples} bootstrap resamples")
+
+
+def _development_rows(result):
+    fields = ("accuracy", "precision", "recall", "f1", "mcc", "auc", "average_precision", "brier", "ece")
+    return [(m.name,) + tuple(f"{getattr(m.development, f):.4f}" for f in fields) for m in result.models]
+
+
+_DEVELOPMENT_HEADER = ("model", "accuracy", "precision", "recall", "F1", "MCC", "AUC", "AP", "Brier", "ECE")
+
+
+def _cost(point):
+    return f"{point.cost:g} (FN {point.missed}, FP {point.false_alarms})"
+
+
+def demo_summary(result, *, written=None):
+    """The first screen of the demo: setup, out-of-fold metrics, test costs and intervals.
+
+    Parameters
+    ----------
+    result : ScreeningResult
+    written : str, optional
+        A last line saying where the files went.
+
+    Returns
+    -------
+    str
+    """
+    logistic, naive = result.models[0], result.models[1]
+    lines = [
+        "Breast-cancer screening (the handbook's In practice chapter)",
+        f"{result.n_tumours} tumours, {result.n_features} features, {result.n_malignant} malignant "
+        f"({result.prevalence:.1%}); test set locked first: {result.n_test} tumours, "
+        f"{result.n_test_malignant} malignant",
+        _setup_line(result),
+        "",
+        f"Out of fold on the {result.n_development} development tumours, threshold 0.5",
+        text_table(_DEVELOPMENT_HEADER, _development_rows(result), "l" + "r" * 9),
+        "",
+        f"Test cost of each threshold (Bayes threshold {result.bayes_threshold:.4f})",
+        text_table(("model", "default 0.5", "chosen on development", "Bayes"),
+                   [(m.name, _cost(m.point("default")),
+                     f"{m.chosen_threshold:.4g}: {_cost(m.point('chosen'))}", _cost(m.point("bayes")))
+                    for m in result.models], "lrrr"),
+        "",
+        "Test set, 95 % percentile bootstrap intervals",
+        text_table(("model", "AUC", "AP", "Brier score"),
+                   [(m.name, _pm(m.test_auc), _pm(m.test_average_precision), _pm(m.test_brier))
+                    for m in result.models], "lrrr"),
+        "",
+        f"Paired bootstrap, {logistic.name} minus {naive.name}:",
+        f"  AUC {_pm(result.auc_difference, '+.4f')}, Brier score {_pm(result.brier_difference, '+.4f')}",
+    ]
+    if written:
+        lines += ["", written]
+    return "\n".join(lines)
+
+
+def demo_figures(result):
+    """The three figures of the screening run, as :class:`Figure` blocks.
+
+    Parameters
+    ----------
+    result : ScreeningResult
+
+    Returns
+    -------
+    list of Figure
+    """
+    from ..plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
+    from .figures import figure_png
+
+    return [
+        Figure("screening-reliability.png", "Reliability diagrams of the out-of-fold probabilities on the "
+               "development set, with the tumours per bin below.",
+               figure_png(plot_screening_reliability(result, which="development"))),
+        Figure("screening-costs.png", "Total cost on the development set against the threshold; vertical lines "
+               "mark the chosen threshold, the Bayes threshold and the default 0.5.",
+               figure_png(plot_screening_costs(result))),
+        Figure("screening-bootstrap.png", "Bootstrap distributions of the test AUC and Brier score, separately "
+               "and paired (logistic regression minus naive Bayes).",
+               figure_png(plot_screening_bootstrap(result))),
+    ]
+
+
+def demo_document(result, *, command, figures=()):
+    """The screening demo as a :class:`Document`.
+
+    Parameters
+    ----------
+    result : ScreeningResult
+    command : str
+    figures : sequence of Figure
+
+    Returns
+    -------
+    Document
+    """
+    facts = provenance(command) + (
+        ("data", "Breast Cancer Wisconsin (Diagnostic), W. Wolberg, W. Street and O. Mangasarian, UCI Machine "
+                 f"Learning Repository, CC BY 4.0, shipped with scikit-learn: {result.n_tumours} tumours, "
+                 f"{result.n_features} features"),
+        ("positive class", f"malignant: {result.n_malignant} ({result.prevalence:.1%})"),
+        ("setup", _setup_line(result)),
+        ("intervals", "95 % percentile bootstrap of the test tumours; paired bootstrap for the differences"),
+    )
+    protocol = Bullets((
+        f"**Test set locked first**: the first fold of a shuffled, stratified four-fold split, {result.n_test} "
+        f"tumours ({result.n_test_malignant} malignant).",
+        f"**Development set**, {result.n_development} tumours: stratified {result.folds}-fold cross-validation "
+        "gives out-of-fold probabilities of logistic regression, Gaussian naive Bayes, and naive Bayes with "
+        "Platt scaling fitted on inner three-fold scores.",
+        "**Every choice on those probabilities**, the threshold included: the one with the smallest total cost.",
+        "**Refit on the whole development set and score the test set once**, with bootstrap intervals and a "
+        "paired comparison.",
+    ))
+    test_rows = [(m.name, _pm(m.test_auc), _pm(m.test_average_precision), _pm(m.test_brier)) for m in result.models]
+    cost_rows = []
+    for m in result.models:
+        for point in m.operating_points:
+            cost_rows.append((m.name, _RULES[point.rule], f"{point.threshold:.4g}", str(point.missed),
+                              str(point.false_alarms), f"{point.cost:g}"))
+    decomposition_rows = [(m.name, f"{m.brier_decomposition.brier_score:.4f}", f"{m.brier_decomposition.reliability:.4f}",
+                           f"{m.brier_decomposition.resolution:.4f}", f"{m.brier_decomposition.uncertainty:.4f}")
+                          for m in result.models]
+    logistic, naive = result.models[0], result.models[1]
+    difference_rows = [(f"{logistic.name} - {naive.name}", name, f"{d.estimate:+.4f}",
+                        format_interval_of(d, "+.4f"))
+                       for name, d in (("AUC", result.auc_difference), ("Brier score", result.brier_difference))]
+    sections = [
+        Section("Protocol", (protocol,)),
+        Section("Out-of-fold metrics on the development set", (
+            Paragraph("Decisions at threshold 0.5 (accuracy to MCC), the ranking (AUC, AP) and the probabilities "
+                      "(Brier score, ECE with ten uniform bins)."),
+            Table(_DEVELOPMENT_HEADER, tuple(_development_rows(result)), ("l",) + ("r",) * 9))),
+        Section("Thresholds and test costs", (
+            Paragraph(f"A missed malignant tumour costs {result.false_negative_cost:g}, a false alarm "
+                      f"{result.false_positive_cost:g}; the Bayes threshold is {result.bayes_threshold:.4f}."),
+            Table(("model", "rule", "threshold", "missed (FN)", "false alarms (FP)", "test cost"),
+                  tuple(cost_rows), ("l", "l", "r", "r", "r", "r")))),
+        Section("Test set", (
+            Table(("model", "AUC", "AP", "Brier score"), tuple(test_rows), ("l", "r", "r", "r"),
+                  caption=f"95 % percentile intervals from {result.resamples} bootstrap resamples"),
+            Table(("model", "Brier score", "reliability", "resolution", "uncertainty"), tuple(decomposition_rows),
+                  ("l", "r", "r", "r", "r"), caption="Brier score = reliability - resolution + uncertainty"),
+        )),
+        Section("Paired differences", (
+            Paragraph("The same resampled test tumours score both models in every replicate, which keeps the "
+                      "correlation between their errors."),
+            Table(("difference", "metric", "value", "95 % interval"), tuple(difference_rows),
+                  ("l", "l", "r", "r")))),
+    ]
+    if figures:
+        sections.append(Section("Figures", tuple(figures)))
+    return Document("Screening report: breast cancer (demo)", facts, tuple(sections),
+                    "The handbook's screening project, from the command line.")
