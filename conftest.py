@@ -70,7 +70,8 @@ def is_notebook(path: Path) -> bool:
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "book: checks of the built book (site, notebooks, PDF)")
+    config.addinivalue_line("markers", "book: the chapters through nbval and the checks of the "
+                            "built book (site, notebooks, PDF); deselect with -m 'not book'")
     if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
         config.args.extend(str(p) for p in toc_chapters() if is_notebook(p))
 
@@ -130,6 +131,7 @@ class MystNotebook(IPyNbFile):
             item = MystCell.from_parent(self, name=f"Cell {cell_num}", cell_num=cell_num,
                                         cell=cell, options=options)
             item.missing_expected = missing
+            item.add_marker(pytest.mark.book)
             yield item
             cell_num += 1
 

@@ -37,6 +37,7 @@ from . import (
     cross_validation,
     curves,
     datasets,
+    delong,
     intervals,
     models,
     pitfalls,
@@ -56,6 +57,7 @@ from .counts import *  # noqa: F401,F403
 from .cross_validation import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
 from .datasets import *  # noqa: F401,F403
+from .delong import *  # noqa: F401,F403
 from .intervals import *  # noqa: F401,F403
 from .models import *  # noqa: F401,F403
 from .pitfalls import *  # noqa: F401,F403

@@ -100,7 +100,8 @@ def build_parser():
     demo.add_argument("--penalty", type=_cost, metavar="L", help="L2 penalty of the logistic regression (default 1)")
 
     common = report.add_argument_group("intervals and output")
-    common.add_argument("--resamples", type=_count, default=2000, metavar="B", help="bootstrap resamples (default 2000)")
+    common.add_argument("--resamples", type=_count, default=2000, metavar="B",
+                        help="bootstrap resamples (default 2000)")
     common.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     common.add_argument("--confidence", type=_confidence, default=0.95, help="interval level (default 0.95)")
     common.add_argument("--bins", type=_count, default=10, metavar="K",
@@ -129,17 +130,19 @@ def _check(parser, args):
     if args.demo:
         used = [flag(n) for n in _CSV_ONLY if getattr(args, n) is not None] + (["--score"] if args.score else [])
         if used:
-            parser.error(f"{', '.join(used)} apply to a CSV file, not to --demo")
+            parser.error(f"options for a CSV file, not for --demo: {', '.join(used)}")
     else:
         used = [flag(n) for n in _DEMO_ONLY if getattr(args, n) is not None]
         if used:
-            parser.error(f"{', '.join(used)} apply to --demo only")
+            parser.error(f"options for --demo only: {', '.join(used)}")
         if not args.label:
             parser.error("--label COLUMN is required with a CSV file")
         if not args.score:
             parser.error("at least one --score COLUMN is required with a CSV file")
         if len(args.delimiter) != 1:
             parser.error(f"--delimiter must be one character, got {args.delimiter!r}")
+        if args.validation and args.threshold is not None:
+            parser.error("--validation chooses the threshold by cost; it has no use with --threshold")
         if args.validation and args.false_positive_cost is None and args.false_negative_cost is None:
             parser.error("--validation chooses a threshold by cost: give --false-positive-cost and/or "
                          "--false-negative-cost")

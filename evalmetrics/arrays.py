@@ -224,6 +224,45 @@ def _is_default_binary(labels):
     return values <= {0, 1} or values <= {-1, 1}
 
 
+def _default_binary_masks(arrays_):
+    """Masks of the class 1 (True) when the numeric labels are a subset of
+    {0, 1}, {-1, 1} or {False, True}; None when that needs np.unique to tell.
+
+    A min and a max per array replace the sort of np.unique: for integers,
+    bounds in [0, 1] or [-1, 1] without a 0 pin the label set down.
+    """
+    if all(a.dtype.kind == "b" for a in arrays_):
+        return [a.copy() for a in arrays_]
+    if not all(a.dtype.kind in "biuf" for a in arrays_):
+        return None
+    low = min(a.min() for a in arrays_)
+    high = max(a.max() for a in arrays_)
+    if not (low in (0, -1) and high in (0, 1, -1) and low <= high):  # also refuses NaN
+        return None
+    masks = [a == 1 for a in arrays_]
+    for a, mask in zip(arrays_, masks):
+        if a.dtype.kind == "f":
+            # Floats may hold 0.5 between the bounds: every value must be a bound.
+            if np.count_nonzero(mask) + np.count_nonzero(a == low) != len(a):
+                return None
+        elif low == -1 and np.any(a == 0):
+            return None  # {-1, 0, 1}: not binary
+    return masks
+
+
+def _masks_of(arrays_, pos_label):
+    """Masks of a given ``pos_label`` without np.unique, or None when it does
+    not occur (the slow path then raises) or the labels may not be comparable."""
+    kinds = {a.dtype.kind for a in arrays_}
+    # Object arrays may mix numbers and strings, which np.unique must refuse.
+    if not (kinds <= set("biuf") or kinds <= set("US")):
+        return None
+    masks = [np.asarray(a == pos_label) for a in arrays_]
+    if any(mask.shape != a.shape for mask, a in zip(masks, arrays_)):
+        return None
+    return masks if any(mask.any() for mask in masks) else None
+
+
 def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
     """Boolean array, True where ``y_true`` equals the positive class.
 
@@ -244,6 +283,11 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
         The mask of ``y_true`` followed by one mask per array in ``others``.
     """
     arrays = [y_true] + [a for _, a in others]
+    # Fast paths for the common cases; anything unusual (and every error)
+    # goes through np.unique below, which names the labels it found.
+    fast = _default_binary_masks(arrays) if pos_label is None else _masks_of(arrays, pos_label)
+    if fast is not None:
+        return fast
     labels = _sorted_unique(*arrays)
     if len(labels) > 2 and pos_label is None:
         shown = ", ".join(repr(x) for x in labels[:5].tolist())

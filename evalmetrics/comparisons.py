@@ -3,11 +3,12 @@
 :data:`REGISTRY` holds one :class:`Check` per function (or per option, such
 as the three weightings of Cohen's kappa): the evalmetrics call, the
 counterpart it must reproduce, a description of the data, the tolerance,
-and a ``run(rng, n)`` that builds the data and returns the largest absolute
-difference.  :func:`compare_all` runs the registry, :func:`format_table`
-turns the result into a Markdown table, and ``python -m
-evalmetrics.comparisons`` prints it.  :data:`NO_COUNTERPART` names the
-public functions left out, with the reason.
+and a ``run(rng, n)`` that builds the data and returns the largest
+difference (absolute for values up to 1, relative above).
+:func:`compare_all` runs the registry, :func:`format_table` turns the
+result into a Markdown table, and ``python -m evalmetrics.comparisons``
+prints it.  :data:`NO_COUNTERPART` names the public functions left out,
+with the reason.
 
 The data are hard on purpose: scores and probabilities rounded to one or
 two decimals (heavy ties, values on bin edges, exact 0 and 1), labels
@@ -63,10 +64,13 @@ NO_COUNTERPART = {
 
 @dataclass(frozen=True)
 class Comparison:
-    """The largest absolute difference found between a function and its counterpart.
+    """The largest difference found between a function and its counterpart.
 
-    For the splitters ``max_abs_difference`` counts the fold indices that
-    differ, so 0 means identical index for index.
+    ``max_abs_difference`` is the absolute difference for values up to 1
+    (rates, probabilities) and the relative difference for larger ones
+    (weighted counts, costs), ``|ours - theirs| / max(1, |theirs|)``.  For
+    the splitters it counts the fold indices that differ, so 0 means
+    identical index for index.
     """
 
     function: str
@@ -113,15 +117,23 @@ def _load(dotted):
 # ---------------------------------------------------------------------------
 
 def _gap(ours, theirs):
-    """Largest |ours - theirs|; equal NaN or infinities count as equal, a shape mismatch as inf."""
+    """Largest difference, absolute up to 1 and relative above: |a - b| / max(1, |b|).
+
+    Rates and probabilities lie in [0, 1], so for them this is the absolute
+    difference.  Weighted counts and costs grow with the data, and the
+    rounding of their sums with them; dividing by the size keeps one
+    tolerance meaningful for any number of rows.  Equal NaN or infinities
+    count as equal, a NaN against a number or a shape mismatch as inf.
+    """
     a, b = np.asarray(ours, dtype=float), np.asarray(theirs, dtype=float)
     if a.shape != b.shape:
         return math.inf
     same = (a == b) | (np.isnan(a) & np.isnan(b))
     if np.all(same):
         return 0.0
+    a, b = a[~same], b[~same]
     with np.errstate(invalid="ignore"):
-        difference = np.abs(a - b)[~same]
+        difference = np.abs(a - b) / np.maximum(1.0, np.abs(b))
     return float(np.max(np.where(np.isnan(difference), math.inf, difference)))
 
 
@@ -240,7 +252,8 @@ def _rate(function, ours, theirs, counterpart=None, on_negative=False, complemen
 
 def _classes(function, ours, theirs, counterpart=None, **options):
     _check(function, counterpart or theirs, _CLASSES_DATA)(
-        lambda rng, n: _worst((ours(y, y_hat, sample_weight=w, **options), _load(theirs)(y, y_hat, sample_weight=w, **options))
+        lambda rng, n: _worst((ours(y, y_hat, sample_weight=w, **options),
+                               _load(theirs)(y, y_hat, sample_weight=w, **options))
                               for y, y_hat, w in _class_sets(rng, n)))
 
 
@@ -471,7 +484,8 @@ for _function, _counterpart in (("cost_curve", "sklearn.metrics.metric_at_thresh
 def _youden(d):
     fpr, tpr, thresholds = _sk_roc(d)
     row = int(np.argmax(tpr - fpr))
-    return [(costs.youden_index(d.y_true, d.y_score, **d.ours()), (thresholds[row], tpr[row] - fpr[row], tpr[row], fpr[row]))]
+    expected = (thresholds[row], tpr[row] - fpr[row], tpr[row], fpr[row])
+    return [(costs.youden_index(d.y_true, d.y_score, **d.ours()), expected)]
 
 
 _binary_check("youden_index", "largest TPR − FPR of sklearn.metrics.roc_curve(drop_intermediate=False)", _youden)
@@ -500,7 +514,8 @@ def _reliability(d, strategy):
     for n_bins in (3, 5, 10):
         curve = calibration.reliability_curve(d.y_true, d.y_prob, n_bins=n_bins, strategy=strategy,
                                               pos_label=d.pos_label)
-        prob_true, prob_pred = calibration_curve(d.y_true, d.y_prob, n_bins=n_bins, strategy=strategy, pos_label=d.label)
+        prob_true, prob_pred = calibration_curve(d.y_true, d.y_prob, n_bins=n_bins, strategy=strategy,
+                                                 pos_label=d.label)
         pairs += [(curve.mean_predicted, prob_pred), (curve.fraction_positive, prob_true)]
     return pairs
 
@@ -545,7 +560,8 @@ def _isotonic_calibration(d):
     return [(ours.transform(grid), theirs.fit(d.y_score, y, sample_weight=d.sample_weight).predict(grid))]
 
 
-_binary_check('IsotonicCalibration(interpolation="linear")', 'sklearn.isotonic.IsotonicRegression(out_of_bounds="clip")',
+_binary_check('IsotonicCalibration(interpolation="linear")',
+              'sklearn.isotonic.IsotonicRegression(out_of_bounds="clip")',
               _isotonic_calibration, _BINARY_DATA + "; a grid beyond the fitted range")
 
 _GRID = np.linspace(-4.0, 4.0, 81)
@@ -600,7 +616,8 @@ _binary_check("PlattScaling(smooth_targets=True)",
         "4 features on mixed scales, 3 seeds; scikit-learn's LogisticRegression inside", SIGMOID_TOLERANCE)
 def _(rng, n):
     logistic = _load("sklearn.linear_model.LogisticRegression")
-    calibrated, folds = _load("sklearn.calibration.CalibratedClassifierCV"), _load("sklearn.model_selection.StratifiedKFold")
+    calibrated = _load("sklearn.calibration.CalibratedClassifierCV")
+    folds = _load("sklearn.model_selection.StratifiedKFold")
     pairs = []
     for seed in range(3):
         X, y = _features(rng, n)
@@ -762,7 +779,8 @@ def _(rng, n):
     y, a = _tied_auc_data(rng)
     b = np.round(a + rng.normal(size=60), 1)
     ours = intervals.bootstrap_difference(curves.roc_auc, y, a, b, n_resamples=200, method="bca", seed=3)
-    theirs = _load("scipy.stats.bootstrap")((y, a, b), lambda y_, a_, b_: curves.roc_auc(y_, a_) - curves.roc_auc(y_, b_),
+    theirs = _load("scipy.stats.bootstrap")((y, a, b),
+                                            lambda y_, a_, b_: curves.roc_auc(y_, a_) - curves.roc_auc(y_, b_),
                                             paired=True, vectorized=False, n_resamples=200, method="bca", rng=3)
     return _worst(_bootstrap_pairs(ours, theirs))
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import arrays
+from . import _bootstrap_auc, arrays
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -294,8 +294,10 @@ def _replicates(metric, columns, all_rows):
 def _resample_rows(n, n_resamples, rng, groups):
     """Yield the row indices of each resample (rows, or whole groups)."""
     if groups is None:
-        # One call for all resamples: the draw scipy.stats.bootstrap(paired=True) makes.
-        yield from rng.integers(0, n, (n_resamples, n))
+        # The draw scipy.stats.bootstrap(paired=True) makes in one call, made in
+        # chunks: the generator yields the same stream, and memory stays bounded.
+        for k in _bootstrap_auc._chunks(n, n_resamples):
+            yield from rng.integers(0, n, (k, n))
         return
     members = [np.flatnonzero(groups == g) for g in range(groups.max() + 1)]
     for chosen in rng.integers(0, len(members), (n_resamples, len(members))):
@@ -315,7 +317,7 @@ def _jackknife(metric, columns, n, groups):
     return np.array([_quietly(metric, columns, np.flatnonzero(groups != g)) for g in range(groups.max() + 1)])
 
 
-def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups):
+def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine):
     """Adjusted quantile levels of the BCa interval (Efron and Tibshirani, ch. 14)."""
     # Bias correction: how far the estimate sits from the middle of the replicates
     # (ties counted one half, as scipy does).
@@ -327,7 +329,7 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups):
         )
     z0 = normal_quantile(share_below)
     # Acceleration from the skewness of the jackknife values; undefined leave-outs are dropped.
-    leave_out = _jackknife(metric, columns, n, groups)
+    leave_out = engine.jackknife() if engine is not None else _jackknife(metric, columns, n, groups)
     leave_out = leave_out[~np.isnan(leave_out)]
     deviation = leave_out.mean() - leave_out
     spread = np.sum(deviation ** 2)
@@ -339,19 +341,24 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups):
     return levels
 
 
-def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed):
+def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine=None):
+    """The bootstrap; ``engine`` (an AUC computed from cell counts, see
+    :mod:`evalmetrics._bootstrap_auc`) replaces the metric calls when given."""
     n = len(columns[0])
-    estimate = _quietly(metric, columns, np.arange(n))
+    estimate = engine.estimate() if engine is not None else _quietly(metric, columns, np.arange(n))
     if math.isnan(estimate):
         raise ValueError("the metric is undefined (NaN) on the original data")
     rng = np.random.default_rng(seed)
-    values = _replicates(metric, columns, _resample_rows(n, n_resamples, rng, groups))
+    if engine is not None:
+        values = engine.replicates(rng, n_resamples)
+    else:
+        values = _replicates(metric, columns, _resample_rows(n, n_resamples, rng, groups))
     kept = values[~np.isnan(values)]
     if len(kept) < 2:
         raise ValueError(f"the metric was undefined on {n_resamples - len(kept)} of {n_resamples} resamples")
     alpha = 0.5 * (1.0 - confidence)
     if method == "bca":
-        levels = _bca_levels(metric, columns, estimate, kept, alpha, n, groups)
+        levels = _bca_levels(metric, columns, estimate, kept, alpha, n, groups, engine)
     else:
         levels = [alpha, 1.0 - alpha]
     # Linear interpolation between order statistics, numpy's and scipy's default.
@@ -416,7 +423,10 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         arrays_, n_resamples, confidence, method, groups, seed)
     if not callable(metric):
         raise TypeError(f"metric must be callable, got {type(metric).__name__}")
-    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed)
+    engine = None
+    if groups is None and len(columns) == 2:
+        engine = _bootstrap_auc.engine_for(metric, *columns)
+    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine)
 
 
 def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=2000, confidence=0.95,
@@ -459,4 +469,5 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     def difference(y, a, b):
         return metric(y, a) - metric(y, b)
 
-    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed)
+    engine = _bootstrap_auc.engine_for(metric, *columns) if groups is None else None
+    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed, engine)

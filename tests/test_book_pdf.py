@@ -18,15 +18,23 @@ BOOK = ROOT / "book"
 
 # Numbers of the handbook's worked examples, as the pages print them, per chapter
 # (source: the handbook seed, /work/shared/seeds/evaluation-metrics-handbook.txt,
-# and each chapter's own asserts).  A chapter's numbers are required once the
+# each chapter's asserts and its # NBVAL_CHECK_OUTPUT cell, tests/book_outputs/).  A chapter's numbers are required once the
 # chapter is written (its page no longer says "This chapter is being written").
 WORKED_EXAMPLE = {
+    "confusion-matrix": ["0.6667", "0.8333"],  # twelve units at 0.5: accuracy, NPV
+    "f-scores": ["0.6818", "0.5357"],  # F2, F0.5
+    "averaging": ["0.8143"],  # micro average = accuracy of the graded parts
+    "imbalance": ["0.3536", "0.6875"],  # MCC, balanced accuracy of the twelve units
     "roc-auc": ["0.7969"],  # AUC of the twelve units, 25.5/32
     "precision-recall": ["0.6917"],  # average precision, 83/120
-    "calibration": ["0.2583"],  # mean score of the lower bin (calibration.md asserts)
-    "brier-decomposition": [],
-    "confusion-matrix": [],
-    "imbalance": [],
+    "costs": ["0.0909"],  # Bayes threshold c_FP / (c_FP + c_FN)
+    "calibration": ["0.2583", "0.196875"],  # lower bin's mean score, Brier score
+    "brier-decomposition": ["0.196875"],  # the twelve units' Brier score
+    "regression": ["3.0822", "56.8889"],  # RMSE of the six households, best MSE constant
+    "cross-validation": ["0.4583"],  # mean precision over the four folds
+    "intervals": ["0.3906", "0.8619"],  # Wilson interval for 8 of 12
+    "pitfalls": ["0.796875"],  # AUC with ties grouped
+    "in-practice": ["0.9214"],  # binormal AUC, Phi(sqrt 2)
 }
 STUB = "This chapter is being written"
 
@@ -129,6 +137,19 @@ def test_book_pdf_figures_are_vector(built_pdf):
     tex = built_pdf.with_suffix(".tex")
     assert figure_files(tex), "no figures in the book"
     assert raster_figures(tex) == []
+
+
+def test_book_pdf_renders_proofs_and_tables(built_pdf, book_text):
+    from conftest import toc_chapters
+
+    sources = " ".join(p.read_text(encoding="utf-8") for p in toc_chapters())
+    tex = built_pdf.with_suffix(".tex").read_text(encoding="utf-8")
+    if "{prf:theorem}" in sources:
+        assert "Theorem" in book_text
+    if "{prf:proof}" in sources:
+        assert "Proof" in book_text
+    if re.search(r"^\|.*\|\s*$", sources, re.MULTILINE):
+        assert "\\begin{tabulary}" in tex or "\\begin{longtable}" in tex
 
 
 def test_book_pdf_has_citations_and_bibliography(book_text):

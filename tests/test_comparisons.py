@@ -171,8 +171,13 @@ def test_gap_counts_a_shape_mismatch_as_infinite():
     assert comparisons._gap([1.0, 2.0], [1.0, 2.0, 3.0]) == math.inf
 
 
-def test_gap_is_the_largest_absolute_difference():
-    assert comparisons._gap([1.0, 2.0, 3.0], [1.0, 2.5, 2.0]) == 1.0
+def test_gap_is_absolute_up_to_one():
+    assert comparisons._gap([0.25, 0.5, 1.0], [0.25, 0.75, 0.875]) == 0.25
+
+
+def test_gap_is_relative_above_one():
+    # 0.5 on 2.5 and 1 on 200: weighted counts and costs are compared by size.
+    assert comparisons._gap([2.0, 201.0], [2.5, 200.0]) == pytest.approx(0.2, abs=1e-15)
 
 
 def test_mismatches_count_differing_indices():

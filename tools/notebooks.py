@@ -585,8 +585,7 @@ def leftover_myst(text: str) -> list[str]:
     return [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
 
 
-def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None,
-                     title_note: str | None = None):
+def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
     """The downloadable form of one executed page; returns ``(notebook, problems)``.
 
     ``nb`` is the page as myst-nb executed it (outputs included); it is not changed.
@@ -640,8 +639,6 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
     if page.cited:
         cells.append(nbformat.v4.new_markdown_cell(
             "\n".join(["## References", "", *page.references()]).strip()))
-    if title_note:
-        cells.append(nbformat.v4.new_markdown_cell(title_note))
     nb.cells = cells
     for index, cell in enumerate(nb.cells):
         cell.pop("id", None)

@@ -3,6 +3,7 @@
 =====================  ======================================================
 ``data``               CSV reading with the standard library, one-line errors
 ``model``              the report's numbers: :func:`build_report`
+``results``            the dataclasses that hold them
 ``checks``             the plain-language warnings
 ``content``            what the report says, as a :class:`Document`
 ``document``           Markdown and self-contained HTML rendering
@@ -11,7 +12,6 @@
 ``commands``           both commands end to end
 ``output``             writing all files at once, or none
 ``progress``           a dependency-free progress bar on stderr
-``_delong``            DeLong's AUC variance (Sun and Xu's algorithm)
 =====================  ======================================================
 
 Example, in Python rather than from the command line:
@@ -24,29 +24,18 @@ Example, in Python rather than from the command line:
 0.4281
 """
 
-from ._delong import DelongDifference, DelongResult, delong_difference, delong_interval
 from .checks import report_warnings
 from .commands import csv_report, demo_report
 from .content import report_document, report_summary
 from .data import Dataset, ReportError, read_dataset
 from .document import Document, render_html, render_markdown
-from .model import (
-    ColumnReport,
-    CostPoint,
-    Estimate,
-    PairedDifference,
-    Report,
-    ReportSetup,
-    build_report,
-    dataset_from_arrays,
-)
+from .model import build_report, dataset_from_arrays
+from .results import ColumnReport, CostPoint, Estimate, PairedDifference, Report, ReportSetup
 
 __all__ = [
     "ColumnReport",
     "CostPoint",
     "Dataset",
-    "DelongDifference",
-    "DelongResult",
     "Document",
     "Estimate",
     "PairedDifference",
@@ -56,8 +45,6 @@ __all__ = [
     "build_report",
     "csv_report",
     "dataset_from_arrays",
-    "delong_difference",
-    "delong_interval",
     "demo_report",
     "read_dataset",
     "render_html",

@@ -20,14 +20,18 @@ FEW_GROUPS = 10
 HEAVY_TIES = 0.05
 
 
+def _rows(count, kind):
+    return f"{count} {kind} row" + ("" if count == 1 else "s")
+
+
 def _data_warnings(report):
     data = report.data
     out = []
     if report.positives < FEW_CASES:
-        out.append(f"Only {report.positives} positive rows ({data.label} = {data.positive!r}): every interval "
+        out.append(f"Only {_rows(report.positives, 'positive')} ({data.label} = {data.positive!r}): every interval "
                    "is wide, and the AUC and average precision rest on few cases.")
     if report.negatives < FEW_CASES:
-        out.append(f"Only {report.negatives} negative rows: every interval is wide, and the specificity "
+        out.append(f"Only {_rows(report.negatives, 'negative')}: every interval is wide, and the specificity "
                    "and the AUC rest on few cases.")
     if report.n_groups is not None:
         if report.n_groups < FEW_GROUPS:
@@ -54,7 +58,8 @@ def _column_warnings(report, column):
                    "not scores. Its ROC curve has a single operating point, so its AUC is just the "
                    "balanced accuracy of that point.")
     elif column.tied_pairs >= HEAVY_TIES:
-        out.append(f"{column.tied_pairs:.1%} of the (positive, negative) pairs have the same score in {name!r}: "
+        out.append(f"{100 * column.tied_pairs:.1f} % of the (positive, negative) pairs have the same score in "
+                   f"{name!r}: "
                    "no threshold can separate them, the ROC curve crosses them diagonally, and the AUC counts "
                    f"each as one half, so breaking the ties could move it by up to {column.tied_pairs / 2:.4f}.")
     if column.counts.flagged == 0:

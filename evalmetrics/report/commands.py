@@ -115,6 +115,22 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
     -------
     str
         The text to print: the first screen of the report.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     data = os.path.join(folder, "units.csv")
+    ...     with open(data, "w") as handle:
+    ...         _ = handle.write("faulty,score\\n" + "".join(
+    ...             f"{y},{s}\\n" for y, s in zip(units.y_true, units.y_score)))
+    ...     text = csv_report(data, label="faulty", scores=["score"], command="(doctest)",
+    ...                       out=os.path.join(folder, "out"), resamples=100, progress=False)
+    ...     files = sorted(os.listdir(os.path.join(folder, "out")))
+    >>> files
+    ['curves.png', 'reliability.png', 'report.html', 'report.json', 'report.md']
     """
     from .content import report_document, report_summary
     from .figures import matplotlib_available, report_figures
@@ -173,6 +189,15 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
     -------
     str
         The text to print.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     text = demo_report("breast-cancer", command="(doctest)", out=folder, resamples=20,
+    ...                        progress=False)
+    >>> print(text.splitlines()[1])
+    569 tumours, 30 features, 212 malignant (37.3 %); test set locked first: 143 tumours, 53 malignant
     """
     from ..screening import run_screening
     from .demo import demo_document, demo_figures, demo_summary

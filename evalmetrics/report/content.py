@@ -53,6 +53,11 @@ def _with_interval(estimate, spec=".4f"):
     return f"{format(estimate.value, spec)} ({format_interval(estimate, spec)})"
 
 
+def _percent(share, spec="g"):
+    """0.95 as "95 %", the handbook's spelling."""
+    return f"{format(100 * share, spec)} %"
+
+
 def _threshold(t):
     return "inf (flags nothing)" if math.isinf(t) else format(t, ".4g")
 
@@ -77,10 +82,15 @@ def _facts(report, command):
     data, setup = report.data, report.setup
     negatives = (f"{data.negatives[0]!r}" if len(data.negatives) == 1
                  else "all other values: " + ", ".join(repr(v) for v in data.negatives))
-    rules = sorted({c.threshold_rule for c in report.columns})
-    threshold = "; ".join(rules)
-    if setup.validation is not None and any("validation" in r for r in rules):
-        threshold += f" (`{setup.validation}`, {setup.validation_rows} rows)"
+    if setup.threshold is not None:
+        threshold = f"{setup.threshold:g}, given with --threshold"
+    elif setup.costs and setup.validation is not None:
+        threshold = (f"chosen per column to minimize the total cost on the validation data `{setup.validation}` "
+                     f"({setup.validation_rows} rows)")
+    elif setup.costs:
+        threshold = "chosen per column to minimize the total cost on these same rows (optimistic)"
+    else:
+        threshold = "0.5, the default"
     resampled = "whole groups" if data.groups is not None else "rows"
     facts = list(provenance(command)) + [
         ("data", f"`{data.path}`: {data.n_rows} rows" + (f", SHA-256 {data.sha256[:16]}..." if data.sha256 else "")),
@@ -91,19 +101,19 @@ def _facts(report, command):
         ("threshold", f"{threshold}; a row is flagged when its score is at least the threshold"),
         ("costs", f"false positive {setup.false_positive_cost:g}, false negative {setup.false_negative_cost:g}"
          if setup.costs else "not given"),
-        ("intervals", f"{setup.confidence:.0%}: Wilson for proportions" +
+        ("intervals", f"{_percent(setup.confidence)}: Wilson for proportions" +
          (" (replaced by the group bootstrap)" if data.groups is not None else "") +
          f", percentile bootstrap of {resampled} otherwise ({setup.resamples} resamples, seed {setup.seed}), "
          "DeLong on the logit scale for the AUC"),
-        ("calibration", f"ECE with {setup.n_bins} uniform bins; Brier score decomposed over the distinct forecasts"),
+        ("calibration", f"ECE and the Brier score's decomposition over {setup.n_bins} uniform bins"),
     ]
     return tuple(facts)
 
 
 def _data_section(report):
     rows = [("rows", str(report.n)),
-            ("positive", f"{report.positives} ({report.prevalence:.2%})"),
-            ("negative", f"{report.negatives} ({1 - report.prevalence:.2%})"),
+            ("positive", f"{report.positives} ({_percent(report.prevalence, '.2f')})"),
+            ("negative", f"{report.negatives} ({_percent(1 - report.prevalence, '.2f')})"),
             ("majority-class baseline",
              f"accuracy {report.baseline_accuracy:.4f}, always predicting {report.majority!r}")]
     if report.n_groups is not None:
@@ -141,24 +151,27 @@ def _column_section(report, c):
                ("actual positive", f"FN {counts.fn}", f"TP {counts.tp}", str(counts.positives)),
                ("total", str(counts.unflagged), str(counts.flagged), str(counts.total))),
               ("l", "r", "r", "r"), caption="Confusion matrix at the operating threshold"),
-        Table(("metric", "value", f"{report.setup.confidence:.0%} interval", "method"), _metric_rows(
+        Table(("metric", "value", f"{_percent(report.setup.confidence)} interval", "method"), _metric_rows(
             (("accuracy", c.accuracy), ("precision", c.precision), ("recall (sensitivity)", c.recall),
              ("specificity", c.specificity), ("F1", c.f1), ("balanced accuracy", c.balanced_accuracy),
              ("MCC", c.mcc))), ("l", "r", "r", "l"), caption="At the operating threshold"),
-        Table(("metric", "value", f"{report.setup.confidence:.0%} interval", "method"), _metric_rows(
+        Table(("metric", "value", f"{_percent(report.setup.confidence)} interval", "method"), _metric_rows(
             (("ROC AUC", c.auc), ("ROC AUC", c.auc_delong), ("average precision", c.average_precision))),
             ("l", "r", "r", "l"),
             caption=f"Ranking (chance: AUC 0.5, average precision {report.prevalence:.4f})"),
     ]
     if c.brier is not None:
         d = c.brier_decomposition
-        blocks.append(Table(("measure", "value", f"{report.setup.confidence:.0%} interval", "note"), (
+        blocks.append(Table(("measure", "value", f"{_percent(report.setup.confidence)} interval", "note"), (
             ("Brier score", format_value(c.brier.value), format_interval(c.brier), c.brier.method),
-            ("reliability", format_value(d.reliability), "", "calibration error, 0 is perfect"),
-            ("resolution", format_value(d.resolution), "", "separation of outcome rates, larger is better"),
+            ("reliability", format_value(d.reliability), "", "calibration error of the bins, 0 is perfect"),
+            ("resolution", format_value(d.resolution), "", "separation of the bins' outcome rates, larger is better"),
             ("uncertainty", format_value(d.uncertainty), "", "Brier score of always forecasting the prevalence"),
+            ("within bins", format_value(d.difference, "+.4f"), "", "what binning the forecasts hides"),
             (f"ECE ({report.setup.n_bins} bins)", format_value(c.ece), "", "mean gap of the reliability diagram"),
-        ), ("l", "r", "r", "l"), caption="Probabilities: Brier score = reliability - resolution + uncertainty"))
+        ), ("l", "r", "r", "l"),
+            caption=f"Probabilities: Brier score = reliability - resolution + uncertainty + within bins "
+                    f"({report.setup.n_bins} uniform bins)"))
     else:
         blocks.append(Paragraph("Calibration is not evaluated: these scores are not probabilities."))
     if c.costs:
@@ -180,7 +193,7 @@ def _differences_section(report):
     return Section("Paired differences", (
         Paragraph("Both columns are scored on the same resampled rows, which keeps the correlation between "
                   "their errors; an interval that excludes 0 separates the two, an interval around 0 does not."),
-        Table(("difference", "metric", "value", f"{report.setup.confidence:.0%} interval", "method", "p-value"),
+        Table(("difference", "metric", "value", f"{_percent(report.setup.confidence)} interval", "method", "p-value"),
               tuple(rows), ("l", "l", "r", "r", "l", "r")),
     ))
 
@@ -254,13 +267,22 @@ def report_summary(report, *, written=None):
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> from evalmetrics.report import build_report, dataset_from_arrays
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> report = build_report(dataset_from_arrays(units.y_true, {"model": units.y_score}), resamples=50)
+    >>> print(report_summary(report).splitlines()[0])
+    arrays: 12 rows, 4 positive (y_true = '1'), prevalence 0.3333, majority-class accuracy 0.6667
     """
     data, setup = report.data, report.setup
     lines = [f"{data.path}: {report.n} rows, {report.positives} positive ({data.label} = {data.positive!r}), "
              f"prevalence {report.prevalence:.4f}, majority-class accuracy {report.baseline_accuracy:.4f}"]
     if report.n_groups is not None:
         lines.append(f"{report.n_groups} groups in {data.group!r}: intervals from the bootstrap of whole groups")
-    lines.append(f"{setup.confidence:.0%} intervals, {setup.resamples} bootstrap resamples, seed {setup.seed}")
+    lines.append(f"{_percent(setup.confidence)} intervals, {setup.resamples} bootstrap resamples, seed {setup.seed}")
     lines.append("")
     lines.append(text_table(
         ("column", "threshold", "TP", "FP", "FN", "TN", "precision", "recall", "F1", "MCC"),
@@ -281,7 +303,8 @@ def report_summary(report, *, written=None):
     if report.warnings:
         lines.append("")
         for warning in report.warnings:
-            lines.append(textwrap.fill(warning, width=100, initial_indent="! ", subsequent_indent="  "))
+            lines.append(textwrap.fill(warning, width=100, initial_indent="! ", subsequent_indent="  ",
+                                       break_on_hyphens=False))
     if written:
         lines += ["", written]
     return "\n".join(lines)

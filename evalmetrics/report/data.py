@@ -48,7 +48,8 @@ class Dataset:
     label : str
         Name of the label column.
     positive : str
-        The positive class as written in the file.
+        The positive class; numeric labels are compared by value and shown
+        in short form ("1.0" and "1" are both "1").
     negatives : tuple of str
         The other label values (one, or several when ``--pos-label`` picks
         one class against the rest).
@@ -237,7 +238,7 @@ def _groups(cells, lines, name, path):
     groups = np.array(texts, dtype=str)
     distinct = np.unique(groups)
     if len(distinct) < 2:
-        raise ReportError(f"{path}: group column {name!r} has a single group ({distinct[0]!r}); "
+        raise ReportError(f"{path}: group column {name!r} has a single group ({str(distinct[0])!r}); "
                           "resampling whole groups needs at least 2")
     return groups
 

@@ -8,7 +8,7 @@ chapter's own plotting functions.
 
 from __future__ import annotations
 
-from .content import format_interval, provenance, text_table
+from .content import provenance, text_table
 from .document import Bullets, Document, Figure, Paragraph, Section, Table
 
 __all__ = ["demo_document", "demo_figures", "demo_summary"]
@@ -16,13 +16,13 @@ __all__ = ["demo_document", "demo_figures", "demo_summary"]
 _RULES = {"default": "default 0.5", "chosen": "chosen on the development set", "bayes": "Bayes cFP / (cFP + cFN)"}
 
 
-def _pm(boot, spec=".4f"):
-    return f"{format(boot.estimate, spec)} ({format_interval_of(boot, spec)})"
-
-
-def format_interval_of(boot, spec=".4f"):
+def _interval(boot, spec=".4f"):
     low, high = boot.interval
     return f"{format(low, spec)} to {format(high, spec)}"
+
+
+def _pm(boot, spec=".4f"):
+    return f"{format(boot.estimate, spec)} ({_interval(boot, spec)})"
 
 
 def _setup_line(result):
@@ -55,12 +55,18 @@ def demo_summary(result, *, written=None):
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> from evalmetrics import run_screening
+    >>> print(demo_summary(run_screening(resamples=20)).splitlines()[2])
+    seed 0, 5 folds, penalty 1, cost of a false alarm 1, of a missed malignant tumour 20, 20 bootstrap resamples
     """
     logistic, naive = result.models[0], result.models[1]
     lines = [
         "Breast-cancer screening (the handbook's In practice chapter)",
         f"{result.n_tumours} tumours, {result.n_features} features, {result.n_malignant} malignant "
-        f"({result.prevalence:.1%}); test set locked first: {result.n_test} tumours, "
+        f"({100 * result.prevalence:.1f} %); test set locked first: {result.n_test} tumours, "
         f"{result.n_test_malignant} malignant",
         _setup_line(result),
         "",
@@ -96,6 +102,12 @@ def demo_figures(result):
     Returns
     -------
     list of Figure
+
+    Examples
+    --------
+    >>> from evalmetrics import run_screening
+    >>> [figure.name for figure in demo_figures(run_screening(resamples=20))]
+    ['screening-reliability.png', 'screening-costs.png', 'screening-bootstrap.png']
     """
     from ..plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
     from .figures import figure_png
@@ -125,12 +137,19 @@ def demo_document(result, *, command, figures=()):
     Returns
     -------
     Document
+
+    Examples
+    --------
+    >>> from evalmetrics import run_screening
+    >>> document = demo_document(run_screening(resamples=20), command="(doctest)")
+    >>> [section.title for section in document.sections][-3:]
+    ['Thresholds and test costs', 'Test set', 'Paired differences']
     """
     facts = provenance(command) + (
         ("data", "Breast Cancer Wisconsin (Diagnostic), W. Wolberg, W. Street and O. Mangasarian, UCI Machine "
                  f"Learning Repository, CC BY 4.0, shipped with scikit-learn: {result.n_tumours} tumours, "
                  f"{result.n_features} features"),
-        ("positive class", f"malignant: {result.n_malignant} ({result.prevalence:.1%})"),
+        ("positive class", f"malignant: {result.n_malignant} ({100 * result.prevalence:.1f} %)"),
         ("setup", _setup_line(result)),
         ("intervals", "95 % percentile bootstrap of the test tumours; paired bootstrap for the differences"),
     )
@@ -150,12 +169,13 @@ def demo_document(result, *, command, figures=()):
         for point in m.operating_points:
             cost_rows.append((m.name, _RULES[point.rule], f"{point.threshold:.4g}", str(point.missed),
                               str(point.false_alarms), f"{point.cost:g}"))
-    decomposition_rows = [(m.name, f"{m.brier_decomposition.brier_score:.4f}", f"{m.brier_decomposition.reliability:.4f}",
-                           f"{m.brier_decomposition.resolution:.4f}", f"{m.brier_decomposition.uncertainty:.4f}")
-                          for m in result.models]
+    decomposition_rows = [(m.name,) + tuple(format(x, ".4f") for x in (
+        m.binned_brier_decomposition.brier_score, m.binned_brier_decomposition.reliability,
+        m.binned_brier_decomposition.resolution, m.binned_brier_decomposition.uncertainty))
+        + (format(m.binned_brier_decomposition.difference, "+.4f"),) for m in result.models]
     logistic, naive = result.models[0], result.models[1]
     difference_rows = [(f"{logistic.name} - {naive.name}", name, f"{d.estimate:+.4f}",
-                        format_interval_of(d, "+.4f"))
+                        _interval(d, "+.4f"))
                        for name, d in (("AUC", result.auc_difference), ("Brier score", result.brier_difference))]
     sections = [
         Section("Protocol", (protocol,)),
@@ -171,8 +191,9 @@ def demo_document(result, *, command, figures=()):
         Section("Test set", (
             Table(("model", "AUC", "AP", "Brier score"), tuple(test_rows), ("l", "r", "r", "r"),
                   caption=f"95 % percentile intervals from {result.resamples} bootstrap resamples"),
-            Table(("model", "Brier score", "reliability", "resolution", "uncertainty"), tuple(decomposition_rows),
-                  ("l", "r", "r", "r", "r"), caption="Brier score = reliability - resolution + uncertainty"),
+            Table(("model", "Brier score", "reliability", "resolution", "uncertainty", "within bins"),
+                  tuple(decomposition_rows), ("l", "r", "r", "r", "r", "r"),
+                  caption="Brier score = reliability - resolution + uncertainty + within bins (ten uniform bins)"),
         )),
         Section("Paired differences", (
             Paragraph("The same resampled test tumours score both models in every replicate, which keeps the "

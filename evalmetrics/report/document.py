@@ -24,6 +24,8 @@ __all__ = ["Bullets", "Document", "Figure", "Paragraph", "Section", "Table", "re
 
 @dataclass(frozen=True)
 class Paragraph:
+    """A paragraph of text (with `code` and **bold** marks)."""
+
     text: str
 
 
@@ -56,12 +58,16 @@ class Figure:
 
 @dataclass(frozen=True)
 class Section:
+    """A titled section: a tuple of blocks (Paragraph, Table, Bullets, Figure)."""
+
     title: str
     blocks: tuple
 
 
 @dataclass(frozen=True)
 class Document:
+    """A report to render: title, facts of how it was made, an intro line, sections."""
+
     title: str
     facts: tuple  # (name, value) pairs: how the report was produced
     sections: tuple

@@ -1,4 +1,4 @@
-"""The numbers of an evaluation report, computed once, as frozen dataclasses.
+"""The numbers of an evaluation report, computed once (the results live in ``results``).
 
 :func:`build_report` evaluates every score column of a :class:`Dataset` at
 an operating threshold and as a ranking and (when the scores are
@@ -10,7 +10,7 @@ probabilities) as probabilities, each with a confidence interval:
 * F1, balanced accuracy, MCC, the AUC, average precision and the Brier
   score get percentile bootstrap intervals (rows, or whole groups), all
   drawn from the same resamples (one seed);
-* the AUC also gets DeLong's interval (logit scale);
+* the AUC also gets DeLong's interval (logit scale, :mod:`evalmetrics.delong`);
 * every pair of score columns gets paired differences of the AUC (bootstrap
   and DeLong), the AP and the Brier score.
 
@@ -24,146 +24,23 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from dataclasses import dataclass, field
-from typing import NamedTuple
+import warnings
 
 import numpy as np
 
 from .. import arrays
-from ..calibration import BrierDecomposition, _brier, brier_decomposition, expected_calibration_error
+from ..arrays import UndefinedMetricWarning
+from ..calibration import _brier, binned_brier_decomposition, expected_calibration_error
 from ..costs import bayes_threshold, best_threshold
-from ..counts import BinaryCounts, _binary_counts_from_masks
+from ..counts import _binary_counts_from_masks
 from ..curves import _average_precision, _roc_auc, _threshold_table
+from ..delong import delong_interval, delong_test
 from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
 from ..rates import balanced_accuracy, f1, matthews_correlation
-from ._delong import delong_difference, delong_interval
 from .data import Dataset, ReportError
+from .results import UNDEFINED, ColumnReport, CostPoint, Estimate, PairedDifference, Report, ReportSetup
 
-__all__ = ["ColumnReport", "CostPoint", "Estimate", "PairedDifference", "Report", "ReportSetup",
-           "build_report", "dataset_from_arrays"]
-
-
-class Estimate(NamedTuple):
-    """A value with the ends of its confidence interval and how they were computed."""
-
-    value: float
-    low: float
-    high: float
-    method: str
-
-
-UNDEFINED = Estimate(math.nan, math.nan, math.nan, "undefined")
-
-
-class CostPoint(NamedTuple):
-    """One threshold rule with its counts and total cost ``cFP FP + cFN FN``."""
-
-    rule: str
-    threshold: float
-    counts: BinaryCounts
-    cost: float
-
-
-@dataclass(frozen=True)
-class ColumnReport:
-    """Everything the report says about one score column."""
-
-    name: str
-    n_distinct: int
-    minimum: float
-    maximum: float
-    tied_pairs: float  # share of (positive, negative) pairs with equal scores, counted one half by the AUC
-    threshold: float
-    threshold_rule: str
-    counts: BinaryCounts
-    accuracy: Estimate
-    precision: Estimate
-    recall: Estimate
-    specificity: Estimate
-    f1: Estimate
-    balanced_accuracy: Estimate
-    mcc: Estimate
-    auc: Estimate
-    auc_delong: Estimate
-    average_precision: Estimate
-    brier: Estimate | None
-    brier_decomposition: BrierDecomposition | None
-    ece: float | None
-    costs: tuple = ()
-    skipped: int = 0  # most resamples any one metric of this column left out
-
-    @property
-    def probabilities(self):
-        """True when every score lies in [0, 1] (so calibration was evaluated)."""
-        return self.brier is not None
-
-
-@dataclass(frozen=True)
-class PairedDifference:
-    """``metric(first) - metric(second)`` on the same rows, paired bootstrap and DeLong."""
-
-    first: str
-    second: str
-    metric: str
-    bootstrap: Estimate
-    delong: Estimate | None = None
-    p_value: float | None = None
-
-
-@dataclass(frozen=True)
-class ReportSetup:
-    """The choices behind a report (printed under "How this report was produced")."""
-
-    threshold: float | None
-    false_positive_cost: float | None
-    false_negative_cost: float | None
-    resamples: int
-    seed: int
-    confidence: float
-    n_bins: int
-    validation: str | None = None
-    validation_rows: int | None = None
-
-    @property
-    def costs(self):
-        return self.false_positive_cost is not None
-
-
-@dataclass(frozen=True)
-class Report:
-    """The report's numbers: the data, one :class:`ColumnReport` per score, the pairs."""
-
-    setup: ReportSetup
-    n: int
-    positives: int
-    negatives: int
-    n_groups: int | None
-    columns: tuple
-    differences: tuple
-    warnings: tuple
-    data: Dataset = field(repr=False, compare=False)
-
-    @property
-    def prevalence(self):
-        return self.positives / self.n
-
-    @property
-    def baseline_accuracy(self):
-        """Accuracy of always predicting the majority class."""
-        return max(self.positives, self.negatives) / self.n
-
-    @property
-    def majority(self):
-        """The majority class as written in the data (the negatives' name(s) if they win)."""
-        if self.positives > self.negatives:
-            return self.data.positive
-        return " / ".join(self.data.negatives)
-
-    def column(self, name):
-        for column in self.columns:
-            if column.name == name:
-                return column
-        raise KeyError(f"no score column {name!r}; the columns are {[c.name for c in self.columns]}")
+__all__ = ["bootstrap_runs", "build_report", "dataset_from_arrays"]
 
 
 def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="arrays"):
@@ -264,7 +141,8 @@ def _brier_of(y, p):
 class _Bootstrap:
     """Runs every bootstrap of a report on the same resamples, advancing a progress bar."""
 
-    def __init__(self, y, groups, resamples, seed, confidence, progress):
+    def __init__(self, y, groups, resamples, seed, confidence, progress, name=""):
+        self.name = name
         self.y, self.groups, self.resamples, self.seed = y, groups, resamples, seed
         self.confidence, self.progress = confidence, progress
         self.method = "bootstrap" if groups is None else "group bootstrap"
@@ -279,8 +157,10 @@ class _Bootstrap:
             return metric(*columns)
         return counted
 
-    def _run(self, function, metric, *columns):
+    def _run(self, function, label, metric, *columns, calls=1):
         done = self.progress.done if self.progress is not None else 0
+        if self.progress is not None:
+            self.progress.describe(f"{self.name}, {label}")
         options = dict(n_resamples=self.resamples, confidence=self.confidence, groups=self.groups,
                        seed=self.seed)
         try:
@@ -295,14 +175,22 @@ class _Bootstrap:
             estimate = Estimate(result.estimate, result.interval.low, result.interval.high, self.method)
         if self.progress is not None:
             # Whatever the bootstrap did inside, this run's share of the bar is complete.
-            self.progress.update(max(0, done + self.resamples + 1 - self.progress.done))
+            self.progress.update(max(0, done + calls * (self.resamples + 1) - self.progress.done))
         return estimate
 
-    def interval(self, metric, s):
-        return self._run(bootstrap_interval, metric, s)
+    def interval(self, label, metric, s):
+        return self._run(bootstrap_interval, label, metric, s)
 
-    def difference(self, metric, a, b):
-        return self._run(bootstrap_difference, metric, a, b)
+    def difference(self, label, metric, a, b):
+        # bootstrap_difference calls the metric twice per resample, once per column.
+        return self._run(bootstrap_difference, label, metric, a, b, calls=2)
+
+
+def _quiet_delong(function, *arguments, confidence):
+    """DeLong's interval or test; with a class of one member it is NaN, and the report warns in words."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return function(*arguments, confidence=confidence)
 
 
 def _wilson(successes, trials, confidence):
@@ -322,7 +210,7 @@ def _tied_pairs(y, s):
 def _threshold(name, y, s, setup, validation):
     """The operating threshold of one column and the rule that gave it."""
     if setup.threshold is not None:
-        return setup.threshold, "given (--threshold)"
+        return setup.threshold, "given with --threshold"
     if setup.costs:
         costs = dict(false_positive_cost=setup.false_positive_cost,
                      false_negative_cost=setup.false_negative_cost)
@@ -354,20 +242,20 @@ def _column(name, y, s, setup, validation, boot):
         if boot.groups is None:
             estimates[metric] = _wilson(*proportion(counts), setup.confidence)
         else:
-            estimates[metric] = boot.interval(_at_threshold(threshold, _proportion(metric)), s)
+            estimates[metric] = boot.interval(metric, _at_threshold(threshold, _proportion(metric)), s)
     for metric, compute in _OTHERS.items():
-        estimates[metric] = boot.interval(_at_threshold(threshold, compute), s)
-    delong = delong_interval(y, s, confidence=setup.confidence)
+        estimates[metric] = boot.interval(metric.replace("_", " "), _at_threshold(threshold, compute), s)
+    delong = _quiet_delong(delong_interval, y, s, confidence=setup.confidence)
     probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
     return ColumnReport(
         name=name, n_distinct=len(np.unique(s)), minimum=float(s.min()), maximum=float(s.max()),
         tied_pairs=_tied_pairs(y, s), threshold=float(threshold), threshold_rule=rule, counts=counts,
         **estimates,
-        auc=boot.interval(_auc, s),
+        auc=boot.interval("AUC", _auc, s),
         auc_delong=Estimate(delong.estimate, *delong.interval, "DeLong, logit scale"),
-        average_precision=boot.interval(_ap, s),
-        brier=boot.interval(_brier_of, s) if probabilities else None,
-        brier_decomposition=brier_decomposition(y, s) if probabilities else None,
+        average_precision=boot.interval("AP", _ap, s),
+        brier=boot.interval("Brier", _brier_of, s) if probabilities else None,
+        brier_decomposition=binned_brier_decomposition(y, s, n_bins=setup.n_bins) if probabilities else None,
         ece=expected_calibration_error(y, s, n_bins=setup.n_bins) if probabilities else None,
         costs=_cost_points(y, s, threshold, setup) if setup.costs else (),
         skipped=boot.skipped,
@@ -375,29 +263,31 @@ def _column(name, y, s, setup, validation, boot):
 
 
 def _pair(first, second, y, a, b, setup, boot):
-    delong = delong_difference(y, a, b, confidence=setup.confidence)
-    out = [PairedDifference(first, second, "AUC", boot.difference(_auc, a, b),
-                            Estimate(delong.estimate, *delong.interval, "DeLong"), delong.p_value),
-           PairedDifference(first, second, "average precision", boot.difference(_ap, a, b))]
+    delong = _quiet_delong(delong_test, y, a, b, confidence=setup.confidence)
+    out = [PairedDifference(first, second, "AUC", boot.difference("AUC", _auc, a, b),
+                            Estimate(delong.difference, *delong.interval, "DeLong"), delong.p_value),
+           PairedDifference(first, second, "average precision", boot.difference("AP", _ap, a, b))]
     if min(a.min(), b.min()) >= 0.0 and max(a.max(), b.max()) <= 1.0:
-        out.append(PairedDifference(first, second, "Brier score", boot.difference(_brier_of, a, b)))
+        out.append(PairedDifference(first, second, "Brier score", boot.difference("Brier", _brier_of, a, b)))
     return out
 
 
 def bootstrap_runs(data):
-    """How many bootstraps :func:`build_report` runs on ``data`` (for sizing a progress bar).
+    """Metric evaluations per resample that :func:`build_report` makes on ``data`` (sizes a progress bar).
+
+    One per bootstrapped metric of each column, two per paired difference.
 
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> bootstrap_runs(dataset_from_arrays(units.y_true, {"a": units.y_score, "b": units.y_score}))
-    15
+    18
     """
     per_column = 3 + 2 + (4 if data.groups is not None else 0)
     runs = sum(per_column + bool(s.min() >= 0 and s.max() <= 1) for s in data.score_values)
     for a, b in itertools.combinations(data.score_values, 2):
-        runs += 2 + bool(min(a.min(), b.min()) >= 0 and max(a.max(), b.max()) <= 1)
+        runs += 2 * (2 + bool(min(a.min(), b.min()) >= 0 and max(a.max(), b.max()) <= 1))
     return runs
 
 
@@ -461,15 +351,12 @@ def build_report(data, *, validation=None, threshold=None, false_positive_cost=N
     y = data.y_true
     columns = []
     for name, s in zip(data.score_names, data.score_values):
-        if progress is not None:
-            progress.describe(f"{name}:")
-        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress)
+        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress, name)
         columns.append(_column(name, y, s, setup, validation, boot))
     differences = []
     for (first, a), (second, b) in itertools.combinations(zip(data.score_names, data.score_values), 2):
-        if progress is not None:
-            progress.describe(f"{first} - {second}:")
-        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress)
+        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress,
+                          f"{first} - {second}")
         differences.extend(_pair(first, second, y, a, b, setup, boot))
     from .checks import report_warnings
 

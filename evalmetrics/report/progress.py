@@ -15,7 +15,7 @@ __all__ = ["ProgressBar"]
 
 
 class ProgressBar:
-    """``label [#######.......]  45%  900/2000`` redrawn in place with ``\\r``.
+    """``label [#######.......]  45%  12 s, about 15 s left`` redrawn in place with ``\\r``.
 
     Parameters
     ----------
@@ -36,7 +36,7 @@ class ProgressBar:
     >>> stream = io.StringIO()
     >>> with ProgressBar(4, stream=stream, enabled=True, width=4, interval=0) as bar:
     ...     bar.update(2)
-    >>> "[##..]  50%  2/4" in stream.getvalue()
+    >>> "[##..]  50%" in stream.getvalue()
     True
     """
 
@@ -52,6 +52,7 @@ class ProgressBar:
         self.done = 0
         self.label = ""
         self._last_draw = float("-inf")
+        self._start = time.monotonic()
         self._drawn_width = 0
 
     def describe(self, label):
@@ -87,7 +88,10 @@ class ProgressBar:
         self._last_draw = now
         filled = self.width * self.done // self.total
         bar = "#" * filled + "." * (self.width - filled)
-        text = f"{self.label} [{bar}] {100 * self.done // self.total:3d}%  {self.done}/{self.total}"
+        elapsed = now - self._start
+        text = f"{self.label} [{bar}] {100 * self.done // self.total:3d}%  {elapsed:.0f} s"
+        if 0 < self.done < self.total:
+            text += f", about {elapsed * (self.total - self.done) / self.done:.0f} s left"
         # Pad to the previous width so a shorter line overwrites a longer one completely.
         self.stream.write("\r" + text.ljust(self._drawn_width))
         self.stream.flush()

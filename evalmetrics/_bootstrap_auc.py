@@ -1,0 +1,187 @@
+"""The bootstrap of the AUC without refitting: counts over cells of tied scores.
+
+:func:`evalmetrics.intervals.bootstrap_interval` and ``bootstrap_difference``
+hand the work to this module when the metric is one of the package's
+unweighted AUC functions and no groups are given.  The resamples are the
+very same row draws as the generic path (and as
+``scipy.stats.bootstrap(paired=True)``); only the arithmetic changes.
+
+The rows are sorted once and split into *cells*: the rows of one class that
+share one score.  A resample is then nothing but a count per cell (a
+``bincount`` of the drawn rows' cells), and its AUC follows from those
+counts in exact integers.  With ``c`` the counts, negative cells in
+increasing order of score and, for a positive cell ``k``, ``below_k`` the
+negatives drawn at a score at most its own and ``tied_k`` those at its
+score exactly::
+
+    2 U = sum_k c_k (2 below_k - tied_k),   AUC = 2 U / (2 P N).
+
+This is the integer :func:`evalmetrics.roc_auc` divides, so every replicate
+equals the generic one to the last bit.  Draws are made in chunks of about a
+million elements (the generator yields the same stream in pieces as at
+once), which bounds the extra memory whatever the number of resamples.
+
+The jackknife needs no refits either: leaving out a positive removes its
+``2 below + tied`` from ``2 U`` and one positive from ``P``; likewise for a
+negative, with the positives above it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import arrays
+
+# Elements drawn per chunk: about 8 MB of int64 indices, a few such arrays alive at once.
+_CHUNK = 1 << 20
+
+
+class _Cells:
+    """The rows of one score vector grouped into (score, class) cells."""
+
+    def __init__(self, is_positive, values):
+        n = len(values)
+        distinct, group = np.unique(values, return_inverse=True)  # the one sort
+        group = group.ravel()
+        n_groups = len(distinct)
+        cell = 2 * group + is_positive  # negatives before positives inside a tie
+        sizes = np.bincount(cell, minlength=2 * n_groups)
+        negative_present, positive_present = sizes[0::2] > 0, sizes[1::2] > 0
+        n_negative_cells = int(np.count_nonzero(negative_present))
+        n_positive_cells = int(np.count_nonzero(positive_present))
+        renumber = np.zeros(2 * n_groups, dtype=np.intp)
+        renumber[0::2][negative_present] = np.arange(n_negative_cells)
+        renumber[1::2][positive_present] = n_negative_cells + np.arange(n_positive_cells)
+        self.n = n
+        self.n_cells = n_negative_cells + n_positive_cells
+        self.n_negative_cells = n_negative_cells
+        self.cell_of_row = renumber[cell]
+        self.is_positive = is_positive
+        positive_groups = np.flatnonzero(positive_present)
+        negative_groups = np.flatnonzero(negative_present)
+        # For each positive cell: how many negative cells lie at or below its score,
+        # and whether the last of them is tied with it.
+        self.negative_cells_upto = np.cumsum(negative_present)[positive_groups]
+        tied = negative_present[positive_groups]
+        self.tied_positive = np.flatnonzero(tied)
+        self.tied_negative = self.negative_cells_upto[tied] - 1
+        # For each negative cell: positive cells at or below its score (for the jackknife).
+        self.positive_cells_upto = np.cumsum(positive_present)[negative_groups]
+        self.negative_tied_with = np.flatnonzero(positive_present[negative_groups])
+        self.negative_sizes = sizes[0::2][negative_present]
+        self.positive_sizes = sizes[1::2][positive_present]
+        self.positives = int(self.positive_sizes.sum())
+        self.negatives = n - self.positives
+
+    # -- counts to AUCs ---------------------------------------------------------
+
+    def twice_u(self, counts):
+        """``2 U`` (int64) of each row of a (resamples, cells) count matrix."""
+        negative = counts[:, :self.n_negative_cells]
+        positive = counts[:, self.n_negative_cells:]
+        below = np.zeros((len(counts), self.n_negative_cells + 1), dtype=np.int64)
+        np.cumsum(negative, axis=1, out=below[:, 1:])
+        twice = 2 * np.einsum("ij,ij->i", positive, below[:, self.negative_cells_upto])
+        if len(self.tied_positive):
+            twice -= np.einsum("ij,ij->i", positive[:, self.tied_positive], negative[:, self.tied_negative])
+        return twice, below[:, -1]
+
+    def auc_of_counts(self, counts):
+        twice, negatives = self.twice_u(counts)
+        positives = self.n - negatives
+        with np.errstate(divide="ignore", invalid="ignore"):
+            # 0 / 0 (a resample with one class) is NaN, as the metric returns.
+            return twice / (2 * positives * negatives)
+
+    def estimate(self):
+        twice, _ = self.twice_u(np.concatenate([self.negative_sizes, self.positive_sizes])[None, :])
+        if self.positives == 0 or self.negatives == 0:
+            return float("nan")
+        return int(twice[0]) / (2 * self.positives * self.negatives)
+
+    def jackknife(self):
+        """The AUC with each row left out, in row order (NaN when a class empties)."""
+        sizes = np.concatenate([self.negative_sizes, self.positive_sizes])
+        twice = int(self.twice_u(sizes[None, :])[0][0])
+        p, q = self.positives, self.negatives
+        # A positive cell: 2 x negatives below + negatives tied.
+        negatives_upto = np.r_[0, np.cumsum(self.negative_sizes)]
+        lost_positive = 2 * negatives_upto[self.negative_cells_upto]
+        lost_positive[self.tied_positive] -= self.negative_sizes[self.tied_negative]
+        # A negative cell: 2 x positives above + positives tied.
+        positives_upto = np.r_[0, np.cumsum(self.positive_sizes)]
+        lost_negative = 2 * (p - positives_upto[self.positive_cells_upto])
+        lost_negative[self.negative_tied_with] += self.positive_sizes[
+            self.positive_cells_upto[self.negative_tied_with] - 1]
+        lost = np.concatenate([lost_negative, lost_positive])[self.cell_of_row]
+        denominator = np.where(self.is_positive, 2 * (p - 1) * q, 2 * p * (q - 1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (twice - lost) / denominator
+
+
+def _chunks(n, n_resamples):
+    per_chunk = max(1, _CHUNK // n)
+    for start in range(0, n_resamples, per_chunk):
+        yield min(per_chunk, n_resamples - start)
+
+
+def _cell_counts(cells, rows):
+    """(resamples, cells) counts of a (resamples, n) block of drawn rows."""
+    k = len(rows)
+    flat = cells.cell_of_row[rows]
+    flat += (np.arange(k, dtype=np.intp) * cells.n_cells)[:, None]
+    return np.bincount(flat.ravel(), minlength=k * cells.n_cells).reshape(k, cells.n_cells)
+
+
+class AucEngine:
+    """Replicates and jackknife of one AUC, or of the difference of two."""
+
+    def __init__(self, is_positive, values, other_values=None):
+        self.cells = [_Cells(is_positive, values)]
+        if other_values is not None:
+            self.cells.append(_Cells(is_positive, other_values))
+        self.n = len(values)
+
+    def _combine(self, parts):
+        return parts[0] if len(parts) == 1 else parts[0] - parts[1]
+
+    def estimate(self):
+        values = [c.estimate() for c in self.cells]
+        return float(values[0]) if len(values) == 1 else float(values[0] - values[1])
+
+    def replicates(self, rng, n_resamples):
+        out = np.empty(n_resamples)
+        start = 0
+        for k in _chunks(self.n, n_resamples):
+            rows = rng.integers(0, self.n, (k, self.n))
+            out[start:start + k] = self._combine([c.auc_of_counts(_cell_counts(c, rows)) for c in self.cells])
+            start += k
+        return out
+
+    def jackknife(self):
+        return self._combine([c.jackknife() for c in self.cells])
+
+
+def _auc_functions():
+    from .curves import roc_auc
+    from .ranking import pairwise_auc, rank_auc
+
+    return (roc_auc, rank_auc, pairwise_auc)
+
+
+def engine_for(metric, y_true, y_score, other_score=None):
+    """An :class:`AucEngine` when ``metric`` is one of the package's
+    unweighted AUC functions (of ``y_score``, or of ``y_score`` minus
+    ``other_score``), else None.
+
+    Validation is the metric's own, run once on all rows: a resample holds a
+    subset of the labels, so it passes whenever the full data do.
+    """
+    if not any(metric is f for f in _auc_functions()):
+        return None
+    is_positive, values, _ = arrays.binary_scores(y_true, y_score)
+    other = None
+    if other_score is not None:
+        other = arrays.scores(other_score, "y_score")
+        arrays.same_length(y_true=is_positive, y_score=other)
+    return AucEngine(is_positive, values, other)
