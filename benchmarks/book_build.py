@@ -223,9 +223,15 @@ def main(argv=None):
         if options.tests:
             def tests_note(log):
                 lines = [line for line in log_lines(log) if line.strip()]
-                return lines[-1].strip("= ") if lines else "no output"
-            step("full test suite (pytest)", "tests", [str(VENV_BIN / "python"), "-m", "pytest", "-q"],
-                 "tests.log", tests_note)
+                # pytest's --durations table: "12.34s call     tests/test_x.py::test_y"
+                slowest = [line.split(None, 2) for line in lines
+                           if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
+                for seconds, phase, test in slowest:
+                    print(f"    {seconds:>8s} {phase:8s} {test}", file=sys.stderr)
+                top = ", ".join(f"{test.split('::')[-1][:40]} {seconds}" for seconds, _, test in slowest[:3])
+                return (lines[-1].strip("= ") if lines else "no output") + (f" (slowest: {top})" if top else "")
+            step("full test suite (pytest)", "tests",
+                 [str(VENV_BIN / "python"), "-m", "pytest", "-q", "--durations=10"], "tests.log", tests_note)
     finally:
         if options.keep:
             print(f"# kept {root} (logs in _benchmark_logs/)", file=sys.stderr)

@@ -269,6 +269,14 @@ def check_interval(em_result, estimate):
     return "ok" if low <= estimate <= high else "DIFF"
 
 
+def check_difference(em_result, sk_result):
+    """A test of two AUCs must report their difference (``sk_result`` is the pair)."""
+    difference = getattr(em_result, "difference", None)
+    if difference is None:
+        difference = np.ravel(values_of(em_result)[0])[0]
+    return "ok" if close(difference, sk_result[0] - sk_result[1]) else "DIFF"
+
+
 # ---------------------------------------------------------------------------
 # targets
 # ---------------------------------------------------------------------------
@@ -654,7 +662,8 @@ def _delong_interval(em, n, variant, options):
 def _delong_test(em, n, variant, options):
     f, d, m = em_function(em, "delong_test"), binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score, d.score_b),
-                lambda: (m.roc_auc_score(d.y, d.score), m.roc_auc_score(d.y, d.score_b)), "2 x roc_auc_score")
+                lambda: (m.roc_auc_score(d.y, d.score), m.roc_auc_score(d.y, d.score_b)), "2 x roc_auc_score",
+                check=check_difference)
 
 
 # -- splitters -------------------------------------------------------------

@@ -270,8 +270,19 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
     >>> round(brier_score(u.y_true, u.y_score), 6)
     0.196875
     """
-    y, p, w = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
-    return _brier(y, p, w)
+    is_positive, p, w = arrays.binary_scores(
+        y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
+        score_name="y_prob", probability=True,
+    )
+    if w is None:
+        # Unweighted: the mask is upcast inside the subtraction loop, and the
+        # square is taken in place; np.mean of the same squares, without temporaries.
+        error = np.subtract(p, is_positive)
+        np.square(error, out=error)
+        return float(np.mean(error))
+    if not w.sum() > 0:
+        raise ValueError("sample_weight sums to zero")
+    return _brier(is_positive.astype(float), p, w)
 
 
 def brier_decomposition(y_true, y_prob, *, pos_label=None):

@@ -51,6 +51,8 @@ NO_COUNTERPART = {
     "ratio": "a guarded division, used by every rate",
     "binned_brier_decomposition": "scikit-learn has no Brier decomposition",
     "expected_calibration_error": "scikit-learn has no expected calibration error",
+    "delong_interval": "scikit-learn and SciPy have no DeLong variance of the AUC",
+    "delong_test": "scikit-learn and SciPy have no DeLong test",
     "bayes_threshold": "a formula, cFP / (cFP + cFN)",
     "iso_cost_slope": "a formula, cFP (1 − π) / (cFN π)",
     "best_constant(metric=\"mse\")": "the (weighted) mean",
@@ -824,7 +826,7 @@ _check("binormal_auc", "scipy.stats.norm.cdf(mean / √(1 + sd²))", "mean from 
 # running the registry
 # ---------------------------------------------------------------------------
 
-def compare_all(seed=0, n=200, *, functions=None):
+def compare_all(*, seed=0, n=200, functions=None):
     """Run the checks of :data:`REGISTRY` on fresh random data.
 
     Parameters

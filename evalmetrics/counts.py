@@ -146,6 +146,53 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     return _binary_counts_from_masks(is_positive, values >= threshold, weights)
 
 
+# Integer labels in [0, _FAST_MAX_LABEL) skip the sort of np.unique: one
+# bincount over true * m + pred gives the whole matrix.  The bound keeps the
+# m x m scratch matrix small next to the data.
+_FAST_MAX_LABEL = 1024
+
+
+def _unsigned(values):
+    return values.view(f"u{values.dtype.itemsize}")
+
+
+def _index_dtype(values):
+    """Labels known to be small and non-negative, in a dtype that adds to intp safely."""
+    if values.dtype.kind == "b":
+        return values.view(np.uint8)
+    if values.dtype.kind == "u" and values.dtype.itemsize == 8:
+        return values.astype(np.intp)
+    return values
+
+
+def _small_int_matrix(y_true, y_pred, weights):
+    """(labels, matrix) by one bincount for small non-negative integers, else None."""
+    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub":
+        return None
+    # Viewed as unsigned, a negative label becomes huge, so one max per array
+    # checks both bounds (no separate min pass).
+    m = int(max(_unsigned(y_true).max(), _unsigned(y_pred).max())) + 1
+    if m > _FAST_MAX_LABEL or m * m > max(4 * len(y_true), 1 << 16):
+        return None
+    true, pred = _index_dtype(y_true), _index_dtype(y_pred)
+    flat = np.multiply(true, m, dtype=np.intp)
+    flat += pred
+    full = np.bincount(flat, weights=weights, minlength=m * m).reshape(m, m)
+    if weights is None:
+        full = full.astype(np.int64, copy=False)
+        seen = full.sum(axis=0) + full.sum(axis=1) > 0
+    elif np.all(weights > 0):
+        seen = full.sum(axis=0) + full.sum(axis=1) > 0
+    else:
+        # A label whose rows all have weight 0 still counts as a class, as in np.unique.
+        seen = (np.bincount(true, minlength=m) + np.bincount(pred, minlength=m)) > 0
+    present = np.flatnonzero(seen)
+    labels = present.astype(np.result_type(y_true.dtype, y_pred.dtype))
+    if len(present) == m:
+        return labels, full
+    return labels, full[np.ix_(present, present)]
+
+
 def _matrix_from_codes(true_codes, pred_codes, n_classes, weights=None):
     """K x K matrix from integer codes with one bincount pass (internal)."""
     flat = true_codes.astype(np.intp, copy=False) * n_classes + pred_codes
@@ -185,12 +232,22 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     """
     if normalize not in (None, "true", "pred", "all"):
         raise ValueError(f'normalize must be None, "true", "pred" or "all", got {normalize!r}')
-    encoded = arrays.encode_labels(y_true, y_pred, labels=labels)
-    n_rows = len(arrays.column(y_true, "y_true"))
-    weights = arrays.sample_weights(sample_weight, n_rows)
-    if weights is not None and encoded.kept is not None:
-        weights = weights[encoded.kept]
-    matrix = _matrix_from_codes(encoded.true_codes, encoded.pred_codes, len(encoded.labels), weights)
+    y_true = arrays.column(y_true, "y_true")
+    y_pred = arrays.column(y_pred, "y_pred")
+    fast = None
+    if labels is None and y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
+        # Small integer labels: one bincount, no sort (integers need no NaN check).
+        arrays.same_length(y_true=y_true, y_pred=y_pred)
+        weights = arrays.sample_weights(sample_weight, len(y_true))
+        fast = _small_int_matrix(y_true, y_pred, weights)
+    if fast is not None:
+        matrix = fast[1]
+    else:
+        encoded = arrays.encode_labels(y_true, y_pred, labels=labels)
+        weights = arrays.sample_weights(sample_weight, len(y_true))
+        if weights is not None and encoded.kept is not None:
+            weights = weights[encoded.kept]
+        matrix = _matrix_from_codes(encoded.true_codes, encoded.pred_codes, len(encoded.labels), weights)
     if normalize is None:
         return matrix
     matrix = matrix.astype(float)

@@ -21,6 +21,7 @@ model that never saw it.
 
 from __future__ import annotations
 
+import heapq
 import numbers
 from typing import NamedTuple
 
@@ -76,10 +77,63 @@ def _random_state(seed):
     return np.random.RandomState(seed)
 
 
+def _small_codes(values, n_codes):
+    """Non-negative codes below ``n_codes`` in the narrowest integer type:
+    comparing one byte per row is eight times less memory traffic than int64."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_codes <= np.iinfo(dtype).max:
+            return values.astype(dtype, copy=False)
+    return values.astype(np.intp, copy=False)
+
+
 def _folds_from_assignment(assignment, n_splits):
     """One :class:`Fold` per fold number, given each row's test-fold number."""
-    indices = np.arange(len(assignment))
-    return [Fold(indices[assignment != k], indices[assignment == k]) for k in range(n_splits)]
+    assignment = _small_codes(assignment, n_splits)
+    folds = []
+    for k in range(n_splits):
+        # flatnonzero of a mask, not arange()[mask]: several times faster, same int64 indices.
+        in_test = assignment == k
+        test = np.flatnonzero(in_test)
+        folds.append(Fold(np.flatnonzero(np.logical_not(in_test, out=in_test)), test))
+    return folds
+
+
+def _int_table(values):
+    """Integer labels in a short range, encoded by one bincount instead of np.unique's sort.
+
+    Returns ``(unique, table, shifted, sizes)``: the sorted distinct labels,
+    a lookup table such that ``table[shifted]`` are the codes np.unique(...,
+    return_inverse=True) would give, the labels minus the smallest one, and
+    the rows per label.  None for other labels or a wide range.  Callers
+    compose their own renumbering into the small table and gather once.
+    """
+    if values.dtype.kind not in "iu" or len(values) == 0:
+        return None
+    low, high = int(values.min()), int(values.max())
+    if high - low > 2 * len(values) + 1024:
+        return None
+    shifted = values - values.dtype.type(low) if low else values
+    if shifted.dtype.kind == "u" and shifted.dtype.itemsize == 8:
+        shifted = shifted.astype(np.intp)  # bincount refuses uint64
+    counts = np.bincount(shifted, minlength=high - low + 1)
+    present = counts > 0
+    table = np.cumsum(present) - 1  # the smallest label is present, so no entry is -1
+    unique = (np.flatnonzero(present) + low).astype(values.dtype)
+    return unique, table, shifted, counts[present]
+
+
+def _first_appearance(table, shifted, n_classes):
+    """Row of the first appearance of each code ``table[shifted]``; the search
+    doubles a prefix of the rows until every code has been seen, so it rarely
+    reads them all."""
+    size = 1024
+    while True:
+        prefix = table[shifted[:size]]
+        first = np.full(n_classes, len(shifted), dtype=np.intp)
+        np.minimum.at(first, prefix, np.arange(len(prefix)))
+        if size >= len(shifted) or np.all(first < len(shifted)):
+            return first
+        size *= 4
 
 
 # ---------------------------------------------------------------------------
@@ -123,12 +177,17 @@ def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
 
 
 def _k_fold(n_samples, n_splits, shuffle, seed):
-    order = np.arange(n_samples)
-    if shuffle:
-        _random_state(seed).shuffle(order)
     sizes = np.full(n_splits, n_samples // n_splits)
     sizes[: n_samples % n_splits] += 1
-    assignment = np.empty(n_samples, dtype=int)
+    if not shuffle:
+        # Unshuffled folds are consecutive blocks: ranges, no masks.
+        stops = np.cumsum(sizes).tolist()
+        starts = [0] + stops[:-1]
+        return [Fold(np.concatenate([np.arange(0, start), np.arange(stop, n_samples)]), np.arange(start, stop))
+                for start, stop in zip(starts, stops)]
+    order = np.arange(n_samples)
+    _random_state(seed).shuffle(order)
+    assignment = np.empty(n_samples, dtype=np.uint8 if n_splits < 256 else np.intp)
     assignment[order] = np.repeat(np.arange(n_splits), sizes)
     return _folds_from_assignment(assignment, n_splits)
 
@@ -183,13 +242,21 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     n_splits = _check_splits(n_splits)
     shuffle = _check_shuffle(shuffle, seed)
     _check_enough_rows(len(y), n_splits)
-    try:
-        classes, first_seen, codes = np.unique(y, return_index=True, return_inverse=True)
-    except TypeError:
-        raise TypeError("y must hold mutually comparable labels (do not mix numbers and strings)") from None
+    fast = _int_table(y)
+    if fast is not None:
+        classes, table, shifted, _ = fast
+        first_seen = _first_appearance(table, shifted, len(classes))
+    else:
+        try:
+            classes, first_seen, codes = np.unique(y, return_index=True, return_inverse=True)
+        except TypeError:
+            raise TypeError("y must hold mutually comparable labels (do not mix numbers and strings)") from None
     # Renumber the classes by order of first appearance, as scikit-learn does.
     appearance = np.argsort(np.argsort(first_seen))
-    codes = appearance[codes.ravel()]
+    if fast is not None:
+        codes = np.take(_small_codes(appearance[table], len(classes)), shifted)
+    else:
+        codes = appearance[codes.ravel()]
     classes = classes[np.argsort(first_seen)]
     members = np.bincount(codes, minlength=len(classes))
     for label, count in zip(classes.tolist(), members.tolist()):
@@ -203,15 +270,21 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
 
 def _stratified_k_fold(codes, n_classes, n_splits, shuffle, seed):
     rng = _random_state(seed)
-    dealt = np.sort(codes)
-    # allocation[k, c]: rows of class c in fold k, from dealing the sorted labels round-robin.
-    allocation = np.array([np.bincount(dealt[k::n_splits], minlength=n_classes) for k in range(n_splits)])
-    assignment = np.empty(len(codes), dtype=int)
+    # allocation[k, c]: rows of class c in fold k, from dealing the sorted labels
+    # round-robin.  Class c fills positions [start_c, stop_c) of the sorted labels,
+    # and fold k gets the positions congruent to k modulo n_splits: counted, not sorted.
+    stops = np.cumsum(np.bincount(codes, minlength=n_classes))
+    starts = stops - np.bincount(codes, minlength=n_classes)
+    k = np.arange(n_splits)[:, None]
+    allocation = (stops - k + n_splits - 1) // n_splits - (starts - k + n_splits - 1) // n_splits
+    codes = _small_codes(codes, n_classes)
+    assignment = np.empty(len(codes), dtype=np.uint8 if n_splits < 256 else np.intp)
     for c in range(n_classes):
         fold_of_member = np.repeat(np.arange(n_splits), allocation[:, c])
         if shuffle:
             rng.shuffle(fold_of_member)
-        assignment[codes == c] = fold_of_member
+        # Row numbers, not a boolean mask, on the left: the scatter is about twice as fast.
+        assignment[np.flatnonzero(codes == c)] = fold_of_member
     return _folds_from_assignment(assignment, n_splits)
 
 
@@ -245,27 +318,40 @@ def group_k_fold(groups, *, n_splits=5):
         raise ValueError("groups contains NaN or infinite values")
     n_splits = _check_splits(n_splits)
     _check_enough_rows(len(groups), n_splits)
-    try:
-        unique, codes = np.unique(groups, return_inverse=True)
-    except TypeError:
-        raise TypeError("groups must hold mutually comparable labels (do not mix numbers and strings)") from None
+    fast = _int_table(groups)
+    if fast is not None:
+        unique, table, shifted, sizes = fast
+    else:
+        try:
+            unique, codes = np.unique(groups, return_inverse=True)
+        except TypeError:
+            raise TypeError("groups must hold mutually comparable labels (do not mix numbers and strings)") from None
+        codes = codes.ravel()
+        sizes = np.bincount(codes, minlength=len(unique))
     if n_splits > len(unique):
         raise ValueError(f"n_splits={n_splits} is greater than the number of groups, {len(unique)}")
-    return _group_k_fold(codes.ravel(), len(unique), n_splits)
+    fold_of_group = _group_folds(sizes, n_splits)
+    if fast is not None:
+        # Fold of each label value, then one gather over the rows.
+        return _folds_from_assignment(np.take(_small_codes(fold_of_group[table], n_splits), shifted), n_splits)
+    return _folds_from_assignment(fold_of_group[codes], n_splits)
 
 
-def _group_k_fold(codes, n_groups, n_splits):
-    sizes = np.bincount(codes, minlength=n_groups)
+def _group_folds(sizes, n_splits):
+    """Test fold of each group, greedily: largest group into the lightest fold."""
+    n_groups = len(sizes)
     # A stable ascending sort reversed: largest first, and among equal sizes
     # the later group first.  This detail is what makes the folds match.
     largest_first = np.argsort(sizes, kind="stable")[::-1]
-    rows_in_fold = np.zeros(n_splits)
-    fold_of_group = np.empty(n_groups, dtype=int)
-    for group in largest_first:
-        lightest = int(np.argmin(rows_in_fold))
-        rows_in_fold[lightest] += sizes[group]
+    # The lightest fold (lowest number among equals) is the top of a heap of
+    # (rows, fold) pairs: the argmin of scikit-learn's loop without a NumPy call per group.
+    heap = [(0, fold) for fold in range(n_splits)]
+    fold_of_group = [0] * n_groups
+    for group, size in zip(largest_first.tolist(), sizes[largest_first].tolist()):
+        rows, lightest = heap[0]
+        heapq.heapreplace(heap, (rows + size, lightest))
         fold_of_group[group] = lightest
-    return _folds_from_assignment(fold_of_group[codes], n_splits)
+    return np.array(fold_of_group)
 
 
 def time_series_split(n_samples, *, n_splits=5, test_size=None, gap=0, max_train_size=None):

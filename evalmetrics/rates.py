@@ -22,7 +22,13 @@ import numbers
 import numpy as np
 
 from . import arrays
-from .counts import BinaryCounts, _binary_counts_from_masks, _matrix_from_codes, _square_matrix
+from .counts import (
+    BinaryCounts,
+    _binary_counts_from_masks,
+    _matrix_from_codes,
+    _small_int_matrix,
+    _square_matrix,
+)
 
 __all__ = [
     "accuracy",
@@ -39,12 +45,6 @@ __all__ = [
     "specificity",
 ]
 
-# Integer labels in [0, _FAST_MAX_LABEL) skip the sort of np.unique: one
-# bincount over true * m + pred gives the whole matrix.  The bound keeps the
-# m x m scratch matrix small next to the data.
-_FAST_MAX_LABEL = 1024
-
-
 # ---------------------------------------------------------------------------
 # input dispatch: label arrays, BinaryCounts or a confusion matrix
 # ---------------------------------------------------------------------------
@@ -57,47 +57,6 @@ def _check_counts(counts):
         if np.any(value < 0):
             raise ValueError(f"BinaryCounts.{field} must be non-negative")
     return counts
-
-
-def _unsigned(values):
-    return values.view(f"u{values.dtype.itemsize}")
-
-
-def _index_dtype(values):
-    """Labels known to be small and non-negative, in a dtype that adds to intp safely."""
-    if values.dtype.kind == "b":
-        return values.view(np.uint8)
-    if values.dtype.kind == "u" and values.dtype.itemsize == 8:
-        return values.astype(np.intp)
-    return values
-
-
-def _small_int_matrix(y_true, y_pred, weights):
-    """(labels, matrix) by one bincount for small non-negative integers, else None."""
-    if y_true.dtype.kind not in "iub" or y_pred.dtype.kind not in "iub":
-        return None
-    # Viewed as unsigned, a negative label becomes huge, so one max per array
-    # checks both bounds (no separate min pass).
-    m = int(max(_unsigned(y_true).max(), _unsigned(y_pred).max())) + 1
-    if m > _FAST_MAX_LABEL or m * m > max(4 * len(y_true), 1 << 16):
-        return None
-    true, pred = _index_dtype(y_true), _index_dtype(y_pred)
-    flat = np.multiply(true, m, dtype=np.intp)
-    flat += pred
-    full = np.bincount(flat, weights=weights, minlength=m * m).reshape(m, m)
-    if weights is None:
-        full = full.astype(np.int64, copy=False)
-        seen = full.sum(axis=0) + full.sum(axis=1) > 0
-    elif np.all(weights > 0):
-        seen = full.sum(axis=0) + full.sum(axis=1) > 0
-    else:
-        # A label whose rows all have weight 0 still counts as a class, as in np.unique.
-        seen = (np.bincount(true, minlength=m) + np.bincount(pred, minlength=m)) > 0
-    present = np.flatnonzero(seen)
-    labels = present.astype(np.result_type(y_true.dtype, y_pred.dtype))
-    if len(present) == m:
-        return labels, full
-    return labels, full[np.ix_(present, present)]
 
 
 def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None):

@@ -125,6 +125,11 @@ def _corp(y_true, y_prob, **options):
     return c.miscalibration, c.discrimination, c.uncertainty, c.brier_score
 
 
+def _delong(y_true, y_score, **options):
+    result = em.delong_interval(y_true, y_score, **options)
+    return result.estimate, result.standard_error, result.low, result.high
+
+
 def _reliability(y_true, y_prob, **options):
     return tuple(em.reliability_curve(y_true, y_prob, n_bins=4, **options))
 
@@ -141,6 +146,7 @@ SCORE_METRICS = [
            undefined=("positives",)),
     Metric("recall_at_false_positive_rate", partial(em.recall_at_false_positive_rate, false_positive_rate=0.2),
            ranking=True, undefined=("positives", "negatives")),
+    Metric("delong_interval", _delong, weights=False, ranking=True, undefined=("positives", "negatives")),
     Metric("cost_curve", _cost_curve, ranking=True),
     Metric("best_threshold", _best_cost, ranking=True),
     Metric("youden_index", _youden, ranking=True, undefined=("positives", "negatives")),
@@ -168,11 +174,11 @@ def having(registry, attribute):
 
 @dataclass(frozen=True)
 class Problem:
-    y_true: np.ndarray  # 0/1, both classes present
+    y_true: np.ndarray  # 0/1, at least two of each class (DeLong's variance needs two)
     y_pred: np.ndarray  # 0/1
     y_score: np.ndarray  # real scores, few distinct values
     y_prob: np.ndarray  # probabilities in [0, 1], few distinct values
-    weights: np.ndarray  # integers 0..3; rows 0 and 1 (one of each class) at least 1
+    weights: np.ndarray  # integers 0..3; rows 0 to 3 (two of each class) at least 1
 
     def second(self, metric):
         if metric in LABEL_METRICS:
@@ -185,11 +191,11 @@ def problems(draw, min_size=4, max_size=40):
     n = draw(st.integers(min_size, max_size))
     ints = partial(st.lists, min_size=n, max_size=n)
     y_true = np.array(draw(ints(st.integers(0, 1))))
-    y_true[:2] = 1, 0
+    y_true[:4] = 1, 0, 1, 0
     levels = draw(st.integers(2, 9))
     codes = np.array(draw(ints(st.integers(0, levels - 1))))
     weights = np.array(draw(ints(st.integers(0, 3))))
-    weights[:2] = np.maximum(weights[:2], 1)
+    weights[:4] = np.maximum(weights[:4], 1)
     return Problem(y_true, np.array(draw(ints(st.integers(0, 1)))), np.round(codes * 0.7 - 2.0, 2),
                    np.round(codes / (levels - 1), 2), weights)
 
@@ -460,9 +466,10 @@ def test_registries_name_every_public_metric_of_labels_and_scores():
     # one label array and one prediction or score array).
     others = {"confusion_matrix", "one_vs_rest", "counts_from_matrix", "precision_at_prevalence",
               "per_class_scores", "averaged_scores", "f1_of_macro_averages", "binned_brier_decomposition",
-              "midranks"}
+              "midranks", "delong_test"}
     registered = {m.name.split("_quadratic")[0] for m in ALL_METRICS} | {"threshold_table"}
-    for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.calibration):
+    for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.calibration,
+                   em.delong):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not isinstance(obj, type) and name not in others | {"bayes_threshold",

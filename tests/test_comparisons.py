@@ -79,7 +79,8 @@ def test_every_public_function_is_compared_or_explained():
     compared = {base_name(check.function) for check in REGISTRY}
     explained = {base_name(name) for name in NO_COUNTERPART}
     for module in (em.arrays, em.counts, em.rates, em.averaging, em.curves, em.ranking, em.costs, em.calibration,
-                   em.recalibration, em.regression, em.cross_validation, em.intervals, em.models, em.datasets,
+                   em.recalibration, em.regression, em.cross_validation, em.intervals, em.delong, em.models,
+                   em.datasets,
                    em.worked_example):
         for name in module.__all__:
             obj = getattr(module, name)
