@@ -150,7 +150,12 @@ def real_column(values, name, *, allow_empty=False, finite=True):
         except (TypeError, ValueError):
             raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
     array = np.asarray(array, dtype=np.float64)
-    if finite and not np.all(np.isfinite(array)):
+    # A finite sum proves every value finite (NaN and infinities propagate);
+    # only an overflowing sum needs the element-wise check.
+    if finite:
+        with np.errstate(over="ignore", invalid="ignore"):
+            all_finite = bool(np.isfinite(np.add.reduce(array))) or bool(np.all(np.isfinite(array)))
+    if finite and not all_finite:
         bad = int(np.count_nonzero(~np.isfinite(array)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
     return array
@@ -352,6 +357,39 @@ def binary_scores(y_true, y_score, *, pos_label=None, sample_weight=None, score_
     same_length(y_true=is_positive, **{score_name: values})
     weights = sample_weights(sample_weight, len(values))
     return is_positive, values, weights
+
+
+def narrow_codes(values, n_codes):
+    """Non-negative codes below ``n_codes`` in the narrowest integer type:
+    comparing one byte per row is eight times less memory traffic than int64."""
+    for dtype in (np.uint8, np.uint16, np.uint32):
+        if n_codes <= np.iinfo(dtype).max:
+            return values.astype(dtype, copy=False)
+    return values.astype(np.intp, copy=False)
+
+
+def short_range_codes(values):
+    """Integer labels in a short range, encoded by one bincount instead of np.unique's sort.
+
+    Returns ``(unique, table, shifted, sizes)``: the sorted distinct labels,
+    a lookup table such that ``table[shifted]`` are the codes np.unique(...,
+    return_inverse=True) would give, the labels minus the smallest one, and
+    the rows per label.  None for other labels or a wide range.  Callers
+    compose their own renumbering into the small table and gather once.
+    """
+    if values.dtype.kind not in "iu" or len(values) == 0:
+        return None
+    low, high = int(values.min()), int(values.max())
+    if high - low > 2 * len(values) + 1024:
+        return None
+    shifted = values - values.dtype.type(low) if low else values
+    if shifted.dtype.kind == "u" and shifted.dtype.itemsize == 8:
+        shifted = shifted.astype(np.intp)  # bincount refuses uint64
+    counts = np.bincount(shifted, minlength=high - low + 1)
+    present = counts > 0
+    table = np.cumsum(present) - 1  # the smallest label is present, so no entry is -1
+    unique = (np.flatnonzero(present) + low).astype(values.dtype)
+    return unique, table, shifted, counts[present]
 
 
 @dataclass(frozen=True)

@@ -77,18 +77,9 @@ def _random_state(seed):
     return np.random.RandomState(seed)
 
 
-def _small_codes(values, n_codes):
-    """Non-negative codes below ``n_codes`` in the narrowest integer type:
-    comparing one byte per row is eight times less memory traffic than int64."""
-    for dtype in (np.uint8, np.uint16, np.uint32):
-        if n_codes <= np.iinfo(dtype).max:
-            return values.astype(dtype, copy=False)
-    return values.astype(np.intp, copy=False)
-
-
 def _folds_from_assignment(assignment, n_splits):
     """One :class:`Fold` per fold number, given each row's test-fold number."""
-    assignment = _small_codes(assignment, n_splits)
+    assignment = arrays.narrow_codes(assignment, n_splits)
     folds = []
     for k in range(n_splits):
         # flatnonzero of a mask, not arange()[mask]: several times faster, same int64 indices.
@@ -96,30 +87,6 @@ def _folds_from_assignment(assignment, n_splits):
         test = np.flatnonzero(in_test)
         folds.append(Fold(np.flatnonzero(np.logical_not(in_test, out=in_test)), test))
     return folds
-
-
-def _int_table(values):
-    """Integer labels in a short range, encoded by one bincount instead of np.unique's sort.
-
-    Returns ``(unique, table, shifted, sizes)``: the sorted distinct labels,
-    a lookup table such that ``table[shifted]`` are the codes np.unique(...,
-    return_inverse=True) would give, the labels minus the smallest one, and
-    the rows per label.  None for other labels or a wide range.  Callers
-    compose their own renumbering into the small table and gather once.
-    """
-    if values.dtype.kind not in "iu" or len(values) == 0:
-        return None
-    low, high = int(values.min()), int(values.max())
-    if high - low > 2 * len(values) + 1024:
-        return None
-    shifted = values - values.dtype.type(low) if low else values
-    if shifted.dtype.kind == "u" and shifted.dtype.itemsize == 8:
-        shifted = shifted.astype(np.intp)  # bincount refuses uint64
-    counts = np.bincount(shifted, minlength=high - low + 1)
-    present = counts > 0
-    table = np.cumsum(present) - 1  # the smallest label is present, so no entry is -1
-    unique = (np.flatnonzero(present) + low).astype(values.dtype)
-    return unique, table, shifted, counts[present]
 
 
 def _first_appearance(table, shifted, n_classes):
@@ -242,7 +209,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     n_splits = _check_splits(n_splits)
     shuffle = _check_shuffle(shuffle, seed)
     _check_enough_rows(len(y), n_splits)
-    fast = _int_table(y)
+    fast = arrays.short_range_codes(y)
     if fast is not None:
         classes, table, shifted, _ = fast
         first_seen = _first_appearance(table, shifted, len(classes))
@@ -254,7 +221,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     # Renumber the classes by order of first appearance, as scikit-learn does.
     appearance = np.argsort(np.argsort(first_seen))
     if fast is not None:
-        codes = np.take(_small_codes(appearance[table], len(classes)), shifted)
+        codes = np.take(arrays.narrow_codes(appearance[table], len(classes)), shifted)
     else:
         codes = appearance[codes.ravel()]
     classes = classes[np.argsort(first_seen)]
@@ -277,7 +244,7 @@ def _stratified_k_fold(codes, n_classes, n_splits, shuffle, seed):
     starts = stops - np.bincount(codes, minlength=n_classes)
     k = np.arange(n_splits)[:, None]
     allocation = (stops - k + n_splits - 1) // n_splits - (starts - k + n_splits - 1) // n_splits
-    codes = _small_codes(codes, n_classes)
+    codes = arrays.narrow_codes(codes, n_classes)
     assignment = np.empty(len(codes), dtype=np.uint8 if n_splits < 256 else np.intp)
     for c in range(n_classes):
         fold_of_member = np.repeat(np.arange(n_splits), allocation[:, c])
@@ -318,7 +285,7 @@ def group_k_fold(groups, *, n_splits=5):
         raise ValueError("groups contains NaN or infinite values")
     n_splits = _check_splits(n_splits)
     _check_enough_rows(len(groups), n_splits)
-    fast = _int_table(groups)
+    fast = arrays.short_range_codes(groups)
     if fast is not None:
         unique, table, shifted, sizes = fast
     else:
@@ -333,7 +300,7 @@ def group_k_fold(groups, *, n_splits=5):
     fold_of_group = _group_folds(sizes, n_splits)
     if fast is not None:
         # Fold of each label value, then one gather over the rows.
-        return _folds_from_assignment(np.take(_small_codes(fold_of_group[table], n_splits), shifted), n_splits)
+        return _folds_from_assignment(np.take(arrays.narrow_codes(fold_of_group[table], n_splits), shifted), n_splits)
     return _folds_from_assignment(fold_of_group[codes], n_splits)
 
 

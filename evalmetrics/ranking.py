@@ -64,23 +64,32 @@ def _order_keys(values):
         np.subtract(largest, keys, out=keys)
         return keys, lambda k: 0.0 - (largest - k).view(np.float64)
     keys = (values + 0.0).view(np.int64)
-    work = keys >> 63
-    work &= _MAGNITUDE
+    work = keys >> 63  # -1 where the score is negative
+    np.right_shift(work.view(np.uint64), np.uint64(1), out=work.view(np.uint64))
     keys ^= work  # now a signed key: x <= 0 gives keys <= 0
-    np.subtract(keys, 1, out=work)  # non-positive keys wrap to huge unsigned values
-    smallest_positive = int(work.view(np.uint64).min()) + 1
-    np.negative(keys, out=work)  # positive keys wrap instead
-    largest_other = -int(work.view(np.uint64).min())
+    lowest, highest = _signed_key(low), _signed_key(high)
+    if highest - lowest < 2**63:
+        # The whole range fits in 63 bits (|scores| below 2, say): one shift, no cut.
+        keys -= lowest
+
+        def decode_small(k):
+            signed = k + lowest
+            return (signed ^ ((signed >> 63) & _MAGNITUDE)).view(np.float64)
+
+        return keys, decode_small
+    # Viewed unsigned, non-negative keys come first and negative keys last, so
+    # the minimum and the maximum are the two keys on either side of the gap.
+    smallest_positive = int(keys.view(np.uint64).min())
+    largest_other = int(keys.view(np.uint64).max()) - 2**64
     cut = smallest_positive - largest_other - 1
-    lowest = _signed_key(low)
-    if _signed_key(high) - cut - lowest >= 2**63:
+    if highest - cut - lowest >= 2**63:
         return None
     # The cut can exceed 2**63 (scores -5 and 5, say); int64 arithmetic wraps
     # modulo 2**64, and the final keys lie in [0, 2**63), so they come out right.
-    work >>= 63  # -1 exactly where the score is positive
-    work &= _wrapped(-cut)
+    np.right_shift(keys, 63, out=work)  # -1 exactly where the score is negative
+    work &= _wrapped(cut)
     keys += work
-    keys -= lowest
+    keys -= _wrapped(lowest + cut)
 
     def decode(k):
         signed = k + lowest
@@ -171,12 +180,15 @@ def _twice_u(values, is_positive):
     positions = np.flatnonzero(_labels_of(keys))
     positives = len(positions)
     twice_u = 2 * int(positions.sum()) - positives * (positives - 1)
-    boundary = np.flatnonzero((keys[1:] ^ keys[:-1]) == 1)
-    if len(boundary):
-        negative_key = keys[boundary]
-        start = np.searchsorted(keys, negative_key, side="left")
-        stop = np.searchsorted(keys, negative_key + np.uint64(1), side="right")
-        twice_u -= int(np.dot(boundary + 1 - start, stop - boundary - 1))
+    # A tied group starts at a positive whose predecessor is the negative key of
+    # the same score (key - 1): two gathers over the positives, not a pass over all keys.
+    inner = positions[positions > 0]
+    first_of_tie = inner[keys[inner - 1] == keys[inner] - np.uint64(1)]
+    if len(first_of_tie):
+        positive_key = keys[first_of_tie]
+        start = np.searchsorted(keys, positive_key - np.uint64(1), side="left")
+        stop = np.searchsorted(keys, positive_key, side="right")
+        twice_u -= int(np.dot(first_of_tie - start, stop - first_of_tie))
     return twice_u, positives, len(keys) - positives
 
 

@@ -464,3 +464,51 @@ def test_bca_rejects_a_degenerate_distribution():
 def test_difference_rejects_mismatched_scores():
     with pytest.raises(ValueError, match="inconsistent lengths"):
         bootstrap_difference(sk_auc, [0, 1, 0], [0.1, 0.2, 0.3], [0.1, 0.2])
+
+
+# ---------------------------------------------------------------------------
+# the AUC fast path (metric=roc_auc) against scipy.stats.bootstrap
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_fast_auc_path_matches_scipy_bootstrap(method, seed):
+    from evalmetrics.curves import roc_auc
+
+    y, score = _tied_scores(seed, n=120)
+    ours = bootstrap_interval(roc_auc, y, score, n_resamples=300, method=method, seed=seed)
+    theirs = stats.bootstrap((y, score), roc_auc_score, paired=True, vectorized=False, n_resamples=300,
+                             method=method, rng=seed)
+    assert abs(ours.interval.low - theirs.confidence_interval.low) <= 1e-12
+    assert abs(ours.interval.high - theirs.confidence_interval.high) <= 1e-12
+    assert abs(ours.standard_error - theirs.standard_error) <= 1e-12
+    np.testing.assert_allclose(ours.distribution, theirs.bootstrap_distribution, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_fast_paired_auc_difference_matches_scipy_bootstrap(method, seed):
+    from evalmetrics.curves import roc_auc
+
+    y, a = _tied_scores(seed, n=120)
+    b = np.round(a + np.random.default_rng(seed).normal(size=len(a)), 1)
+
+    def difference(y_, a_, b_):
+        return roc_auc_score(y_, a_) - roc_auc_score(y_, b_)
+
+    ours = bootstrap_difference(roc_auc, y, a, b, n_resamples=300, method=method, seed=seed)
+    theirs = stats.bootstrap((y, a, b), difference, paired=True, vectorized=False, n_resamples=300,
+                             method=method, rng=seed)
+    assert abs(ours.interval.low - theirs.confidence_interval.low) <= 1e-12
+    assert abs(ours.interval.high - theirs.confidence_interval.high) <= 1e-12
+    assert abs(ours.standard_error - theirs.standard_error) <= 1e-12
+
+
+def test_fast_auc_path_equals_the_loop_over_the_metric():
+    from evalmetrics.curves import roc_auc
+
+    y, score = _tied_scores(5, n=90)
+    fast = bootstrap_interval(roc_auc, y, score, n_resamples=250, method="bca", seed=6)
+    loop = bootstrap_interval(lambda y_, s_: roc_auc(y_, s_), y, score, n_resamples=250, method="bca", seed=6)
+    np.testing.assert_array_equal(fast.distribution, loop.distribution)
+    assert tuple(fast.interval) == tuple(loop.interval)
