@@ -37,39 +37,54 @@ _CHUNK = 1 << 20
 
 
 class _Cells:
-    """The rows of one score vector grouped into (score, class) cells."""
+    """The rows of one score vector grouped into cells whose counts fix the AUC.
+
+    A positive cell holds the positives of one score.  Negatives need less
+    detail: all that matters about a negative is which positive cells lie
+    below it and whether one shares its score.  So negatives are pooled into
+    *blocks* -- those between two consecutive positive scores, and those tied
+    with a positive score -- which, for continuous scores, cuts the columns
+    of the count matrix from n to about twice the number of positives.
+    """
 
     def __init__(self, is_positive, values):
         n = len(values)
         distinct, group = np.unique(values, return_inverse=True)  # the one sort
         group = group.ravel()
-        n_groups = len(distinct)
-        cell = 2 * group + is_positive  # negatives before positives inside a tie
-        sizes = np.bincount(cell, minlength=2 * n_groups)
-        negative_present, positive_present = sizes[0::2] > 0, sizes[1::2] > 0
-        n_negative_cells = int(np.count_nonzero(negative_present))
-        n_positive_cells = int(np.count_nonzero(positive_present))
-        renumber = np.zeros(2 * n_groups, dtype=np.intp)
-        renumber[0::2][negative_present] = np.arange(n_negative_cells)
-        renumber[1::2][positive_present] = n_negative_cells + np.arange(n_positive_cells)
-        self.n = n
-        self.n_cells = n_negative_cells + n_positive_cells
-        self.n_negative_cells = n_negative_cells
-        self.cell_of_row = renumber[cell]
-        self.is_positive = is_positive
+        sizes = np.bincount(2 * group + is_positive, minlength=2 * len(distinct))
+        negative_sizes, positive_sizes = sizes[0::2], sizes[1::2]
+        positive_present = positive_sizes > 0
         positive_groups = np.flatnonzero(positive_present)
-        negative_groups = np.flatnonzero(negative_present)
-        # For each positive cell: how many negative cells lie at or below its score,
-        # and whether the last of them is tied with it.
-        self.negative_cells_upto = np.cumsum(negative_present)[positive_groups]
-        tied = negative_present[positive_groups]
+        negative_groups = np.flatnonzero(negative_sizes > 0)
+        # Block key of a score: 2 x (positive cells below it) + (a positive cell at it);
+        # it never decreases with the score, and equal keys pool into one block.
+        below = np.cumsum(positive_present) - positive_present
+        key = (2 * below + positive_present)[negative_groups]
+        new_block = np.ones(len(key), dtype=bool)
+        new_block[1:] = key[1:] != key[:-1]
+        block_of_group = np.cumsum(new_block) - 1
+        block_keys = key[new_block]
+        n_blocks = len(block_keys)
+        renumber = np.zeros((len(distinct), 2), dtype=np.intp)
+        renumber[negative_groups, 0] = block_of_group
+        renumber[positive_groups, 1] = n_blocks + np.arange(len(positive_groups))
+        self.n = n
+        self.n_cells = n_blocks + len(positive_groups)
+        self.n_negative_cells = n_blocks
+        self.cell_of_row = renumber.ravel()[2 * group + is_positive]
+        self.is_positive = is_positive
+        # For each positive cell k (key 2k + 1 when tied): the blocks at or below
+        # its score, the last of them tied with it when one shares its score.
+        self.negative_cells_upto = np.searchsorted(block_keys, 2 * np.arange(len(positive_groups)) + 1, "right")
+        tied = negative_sizes[positive_groups] > 0
         self.tied_positive = np.flatnonzero(tied)
         self.tied_negative = self.negative_cells_upto[tied] - 1
-        # For each negative cell: positive cells at or below its score (for the jackknife).
-        self.positive_cells_upto = np.cumsum(positive_present)[negative_groups]
-        self.negative_tied_with = np.flatnonzero(positive_present[negative_groups])
-        self.negative_sizes = sizes[0::2][negative_present]
-        self.positive_sizes = sizes[1::2][positive_present]
+        # For each block (for the jackknife): positive cells at or below its scores.
+        self.positive_cells_upto = (block_keys + 1) // 2
+        self.negative_tied_with = np.flatnonzero(block_keys % 2 == 1)
+        self.negative_sizes = np.bincount(block_of_group, weights=negative_sizes[negative_groups],
+                                          minlength=n_blocks).astype(np.int64)
+        self.positive_sizes = positive_sizes[positive_groups]
         self.positives = int(self.positive_sizes.sum())
         self.negatives = n - self.positives
 

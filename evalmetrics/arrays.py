@@ -382,13 +382,15 @@ def short_range_codes(values):
     low, high = int(values.min()), int(values.max())
     if high - low > 2 * len(values) + 1024:
         return None
-    shifted = values - values.dtype.type(low) if low else values
-    if shifted.dtype.kind == "u" and shifted.dtype.itemsize == 8:
-        shifted = shifted.astype(np.intp)  # bincount refuses uint64
+    # In int64, whose arithmetic wraps: narrow types would overflow, bincount
+    # refuses uint64, and a uint64 above 2**63 still subtracts right modulo 2**64.
+    wide = values if values.dtype == np.intp else values.astype(np.intp)
+    shifted = wide - np.intp((low + 2**63) % 2**64 - 2**63) if low else wide
     counts = np.bincount(shifted, minlength=high - low + 1)
     present = counts > 0
     table = np.cumsum(present) - 1  # the smallest label is present, so no entry is -1
-    unique = (np.flatnonzero(present) + low).astype(values.dtype)
+    # Offsets plus the smallest label in the labels' own dtype (wrapping arithmetic, exact).
+    unique = np.flatnonzero(present).astype(values.dtype) + values.dtype.type(low)
     return unique, table, shifted, counts[present]
 
 

@@ -300,7 +300,8 @@ def group_k_fold(groups, *, n_splits=5):
     fold_of_group = _group_folds(sizes, n_splits)
     if fast is not None:
         # Fold of each label value, then one gather over the rows.
-        return _folds_from_assignment(np.take(arrays.narrow_codes(fold_of_group[table], n_splits), shifted), n_splits)
+        fold_of_value = arrays.narrow_codes(fold_of_group[table], n_splits)
+        return _folds_from_assignment(np.take(fold_of_value, shifted), n_splits)
     return _folds_from_assignment(fold_of_group[codes], n_splits)
 
 

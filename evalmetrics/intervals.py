@@ -14,6 +14,11 @@ The normal quantile ``z`` is computed here without SciPy
 resamples are drawn exactly as ``scipy.stats.bootstrap(data, statistic,
 paired=True, vectorized=False, rng=seed)`` draws them, so both give the same
 percentile and BCa intervals when no resample is skipped.
+
+For the package's own AUC functions (and no groups), the same resamples
+are evaluated from counts over the sorted rows, with a closed-form BCa
+jackknife: :mod:`evalmetrics._bootstrap_auc`.  DeLong's variance of the
+AUC is in :mod:`evalmetrics.delong`.
 """
 
 from __future__ import annotations
@@ -395,6 +400,7 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
     ----------
     metric : callable
         ``metric(*arrays)`` returns a float (NaN when undefined).
+        ``evalmetrics.roc_auc`` takes a fast path with the same replicates.
     *arrays_ : array_like
         Arrays with one entry (or row) per example, e.g. ``y_true, y_score``.
     n_resamples : int, default 2000

@@ -192,6 +192,36 @@ def _twice_u(values, is_positive):
     return twice_u, positives, len(keys) - positives
 
 
+def _positive_groups(values, is_positive):
+    """For each distinct score holding positives, in decreasing order of score:
+    its positives, the positives at or above it, and the rows at or above it
+    (int64); None when the scores need the sign split.
+
+    Read off the positions of the positives in the one sort: groups without a
+    positive add nothing to average precision, so they are never built.
+    """
+    packed = _sorted_keys(values, is_positive)
+    if packed is None:
+        return None
+    keys, _ = packed
+    n = len(keys)
+    positions = np.flatnonzero(_labels_of(keys))
+    if len(positions) == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    score_key = keys[positions] >> np.uint64(1)
+    first = np.flatnonzero(np.r_[True, score_key[1:] != score_key[:-1]])
+    starts = positions[first]
+    # A group also starts earlier when negatives share its score (they sort first).
+    inner = starts > 0
+    tied = np.zeros(len(starts), dtype=bool)
+    tied[inner] = (keys[starts[inner] - 1] >> np.uint64(1)) == score_key[first][inner]
+    if np.any(tied):
+        starts[tied] = np.searchsorted(keys, score_key[first][tied] << np.uint64(1), side="left")
+    in_group = np.diff(np.r_[first, len(positions)])
+    return in_group[::-1], (len(positions) - first)[::-1], (n - starts)[::-1]
+
+
 def _add_u(higher, lower):
     # Every positive of the higher scores outranks every negative of the lower.
     return higher[0] + lower[0] + 2 * higher[1] * lower[2], higher[1] + lower[1], higher[2] + lower[2]

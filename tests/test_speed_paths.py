@@ -178,6 +178,28 @@ def test_auc_and_curve_on_adversarial_scores_match_sklearn(pool):
     np.testing.assert_allclose(ours.false_positive_rate, theirs[0], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("decimals", [None, 2, 1, 0])
+def test_average_precision_from_positive_positions_equals_the_table_sum(decimals):
+    from sklearn.metrics import average_precision_score
+
+    from evalmetrics import curves
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        y = (rng.random(400) < 0.2).astype(int)
+        score = rng.normal(size=400) + y
+        if decimals is not None:
+            score = np.round(score, decimals)
+        table_sum = curves._average_precision(em.threshold_table(y, score))
+        assert abs(em.average_precision(y, score) - table_sum) <= 1e-15
+        assert abs(em.average_precision(y, score) - average_precision_score(y, score)) <= 1e-12
+
+
+def test_average_precision_without_positives_is_nan_with_a_warning():
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(em.average_precision(np.zeros(4, dtype=int), [0.1, 0.2, 0.3, 0.4]))
+
+
 # ---------------------------------------------------------------------------
 # splitters without sorts
 # ---------------------------------------------------------------------------
@@ -195,6 +217,16 @@ def test_int_table_encodes_like_np_unique(dtype):
     assert unique.dtype == expected.dtype
     np.testing.assert_array_equal(table[shifted], codes.ravel())
     np.testing.assert_array_equal(sizes, expected_sizes)
+
+
+@pytest.mark.parametrize("values", [np.arange(-128, 128, dtype=np.int8)[::-1],
+                                    np.array([2**63 + 5, 2**63 + 1, 2**63 + 9], dtype=np.uint64),
+                                    np.array([-(2**63), -(2**63) + 3])])
+def test_int_table_handles_full_ranges_of_narrow_and_huge_integers(values):
+    unique, table, shifted, _ = arrays.short_range_codes(values)
+    expected, codes = np.unique(values, return_inverse=True)
+    np.testing.assert_array_equal(unique, expected)
+    np.testing.assert_array_equal(table[shifted], codes.ravel())
 
 
 def test_first_appearance_finds_a_class_that_appears_last():
