@@ -6,13 +6,13 @@ unweighted AUC functions and no groups are given.  The resamples are the
 very same row draws as the generic path (and as
 ``scipy.stats.bootstrap(paired=True)``); only the arithmetic changes.
 
-The rows are sorted once and split into *cells*: the rows of one class that
-share one score.  A resample is then nothing but a count per cell (a
+The rows are sorted once and split into *cells*: the positives of one
+score, and the negatives pooled between two consecutive positive scores
+(or tied with one).  A resample is then nothing but a count per cell (a
 ``bincount`` of the drawn rows' cells), and its AUC follows from those
-counts in exact integers.  With ``c`` the counts, negative cells in
-increasing order of score and, for a positive cell ``k``, ``below_k`` the
-negatives drawn at a score at most its own and ``tied_k`` those at its
-score exactly::
+counts in exact integers.  With ``c`` the counts, cells in increasing order
+of score and, for a positive cell ``k``, ``below_k`` the negatives drawn at
+a score at most its own and ``tied_k`` those at its score exactly::
 
     2 U = sum_k c_k (2 below_k - tied_k),   AUC = 2 U / (2 P N).
 

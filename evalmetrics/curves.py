@@ -25,7 +25,7 @@ import numpy as np
 
 from . import arrays
 from .arrays import UndefinedMetricWarning
-from .ranking import _positive_groups, _score_table, _twice_u
+from .ranking import _score_table, _twice_u, _unweighted_average_precision
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -374,15 +374,10 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    groups = _positive_groups(values, is_positive) if weights is None else None
-    if groups is None:
-        return _average_precision(_threshold_table(is_positive, values, weights))
-    in_group, true_positives, flagged = groups
-    if len(in_group) == 0:
-        _one_class_warning("average precision (no positives)")
-        return float("nan")
-    # The terms of the table's sum at the thresholds where recall grows (the others are 0).
-    return float(np.sum(in_group / true_positives[-1] * (true_positives / flagged)))
+    value = _unweighted_average_precision(values, is_positive) if weights is None else None
+    if value is None:
+        value = _average_precision(_threshold_table(is_positive, values, weights))
+    return value
 
 
 def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weight=None):

@@ -192,13 +192,14 @@ def _twice_u(values, is_positive):
     return twice_u, positives, len(keys) - positives
 
 
-def _positive_groups(values, is_positive):
-    """For each distinct score holding positives, in decreasing order of score:
-    its positives, the positives at or above it, and the rows at or above it
-    (int64); None when the scores need the sign split.
+def _unweighted_average_precision(values, is_positive):
+    """Average precision read off the positions of the positives in the one
+    sort, or None when the scores need the sign split.
 
-    Read off the positions of the positives in the one sort: groups without a
-    positive add nothing to average precision, so they are never built.
+    Only thresholds where recall grows add to the sum, so only the distinct
+    scores holding positives are visited, in decreasing order: each adds
+    (its positives / P) x (positives at or above it / rows at or above it),
+    the terms of the threshold table's sum (the others are 0).
     """
     packed = _sorted_keys(values, is_positive)
     if packed is None:
@@ -207,8 +208,7 @@ def _positive_groups(values, is_positive):
     n = len(keys)
     positions = np.flatnonzero(_labels_of(keys))
     if len(positions) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
+        return _one_class_nan("average precision (no positives)")
     score_key = keys[positions] >> np.uint64(1)
     first = np.flatnonzero(np.r_[True, score_key[1:] != score_key[:-1]])
     starts = positions[first]
@@ -218,8 +218,9 @@ def _positive_groups(values, is_positive):
     tied[inner] = (keys[starts[inner] - 1] >> np.uint64(1)) == score_key[first][inner]
     if np.any(tied):
         starts[tied] = np.searchsorted(keys, score_key[first][tied] << np.uint64(1), side="left")
-    in_group = np.diff(np.r_[first, len(positions)])
-    return in_group[::-1], (len(positions) - first)[::-1], (n - starts)[::-1]
+    in_group = np.diff(np.r_[first, len(positions)])[::-1]
+    true_positives, flagged = (len(positions) - first)[::-1], (n - starts)[::-1]
+    return float(np.sum(in_group / len(positions) * (true_positives / flagged)))
 
 
 def _add_u(higher, lower):
