@@ -15,6 +15,7 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``regression``            MSE, RMSE, MAE, MAPE, R-squared
 ``cross_validation``      splitters and out-of-fold probabilities
 ``intervals``             Wald, Wilson and bootstrap intervals
+``delong``                DeLong's variance of the AUC, intervals and tests
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
 ``worked_example``        the twelve units, the graded parts, six households
