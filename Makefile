@@ -40,8 +40,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# Two workers by default (the CI machine has 2 cores); files never split (nbval pages
+# share a kernel), e.g. `make test JOBS=0` for a single process.
+JOBS ?= 2
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 book: $(STAMP)
 	$(LOCK) $(BUILD) .

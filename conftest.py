@@ -20,10 +20,20 @@ Built artifacts
 ``built_site``, ``built_pdf`` and ``handout`` build with the Makefile targets
 when their output is missing or older than any of the book's inputs.  A failed
 build fails the tests that need it: nothing is skipped because a build failed.
+
+Parallel runs
+-------------
+``make test`` runs pytest-xdist workers with ``--dist loadfile``: a page's cells
+share one kernel, so a file never leaves its worker.  Workers share ``_build/``:
+the check "is it fresh, else build" is done under ``build_lock(artifact)``, so one
+worker builds and the others wait and then find the output fresh (no second build
+rewrites ``_build/html`` while another worker's tests read it).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import subprocess
@@ -105,7 +115,9 @@ class MystNotebook(IPyNbFile):
     def setup(self):
         # nbval starts the kernel named in the notebook, in the page's folder (as
         # myst-nb does); the kernel should not pick up a personal IPython profile.
-        os.environ.setdefault("IPYTHONDIR", str(BUILD / ".ipython-tests"))
+        # One folder per xdist worker: two kernels never share IPython's history database.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        os.environ.setdefault("IPYTHONDIR", str(BUILD / f".ipython-tests{worker}"))
         super().setup()
 
     def collect(self):
@@ -170,6 +182,20 @@ def fresh(path: Path) -> bool:
     return path.is_file() and path.stat().st_mtime >= newest_input()
 
 
+@contextlib.contextmanager
+def build_lock(artifact: str):
+    """Held while a test checks a built artifact and (re)builds it: xdist workers
+    take turns.  One lock per artifact (a worker checking the site does not wait for
+    another's handout), none of them ``_build/.lock``, which the Makefile takes."""
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / f".test-{artifact}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def run_make(*target: str) -> None:
     """Run a Makefile target; a failure fails the calling test (never a skip)."""
     log = BUILD / f"make-{'-'.join(target).replace(' ', '_').replace('=', '-')[:60]}.log"
@@ -187,8 +213,9 @@ def run_make(*target: str) -> None:
 def built_site() -> Path:
     """``_build/html``, rebuilt with ``make book`` if older than the book's inputs."""
     stamp = BUILD / ".html-built"  # touched by `make book` after a clean build
-    if not fresh(stamp):
-        run_make("book")
+    with build_lock("html"):
+        if not fresh(stamp):
+            run_make("book")
     if not stamp.is_file():
         pytest.fail("make book succeeded but did not mark _build/html as built", pytrace=False)
     return BUILD / "html"
@@ -198,8 +225,9 @@ def built_site() -> Path:
 def built_pdf() -> Path:
     """``_build/latex/evalmetrics.pdf``, rebuilt with ``make pdf`` if stale."""
     pdf = BUILD / "latex" / "evalmetrics.pdf"
-    if not fresh(pdf):
-        run_make("pdf")
+    with build_lock("pdf"):
+        if not fresh(pdf):
+            run_make("pdf")
     if not pdf.is_file():
         pytest.fail("make pdf succeeded but wrote no _build/latex/evalmetrics.pdf", pytrace=False)
     return pdf
@@ -211,8 +239,9 @@ def handout():
 
     def build(pages: list[str], title: str = "") -> Path:
         pdf = BUILD / "handout" / f"{'-'.join(pages)}.pdf"
-        if not fresh(pdf):
-            run_make("handout", f"PAGES={' '.join(pages)}", f"TITLE={title}")
+        with build_lock("handout"):
+            if not fresh(pdf):
+                run_make("handout", f"PAGES={' '.join(pages)}", f"TITLE={title}")
         if not pdf.is_file():
             pytest.fail(f"make handout wrote no {pdf}", pytrace=False)
         return pdf

@@ -26,7 +26,7 @@ import notebooks  # noqa: E402
 from notebooks import Book, Citation, convert_markdown, convert_notebook, leftover_myst  # noqa: E402
 
 sys.path.insert(0, str(ROOT))
-from conftest import toc_chapters  # noqa: E402
+from conftest import build_lock, toc_chapters  # noqa: E402
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n fake").decode()
 
@@ -266,6 +266,12 @@ def clean_kernel() -> tuple[str, Path]:
     stamp = venv / ".fingerprint"
     python = venv / "bin" / "python"
     fingerprint = _fingerprint()
+    with build_lock("clean-venv"):  # xdist workers: one builds, the others wait for it
+        _make_clean_venv(venv, stamp, python, fingerprint)
+    return "evalmetrics-clean", venv / "share" / "jupyter" / "kernels"
+
+
+def _make_clean_venv(venv: Path, stamp: Path, python: Path, fingerprint: str) -> None:
     if not (stamp.is_file() and stamp.read_text() == fingerprint and python.is_file()):
         def run(*cmd):
             result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
@@ -279,7 +285,6 @@ def clean_kernel() -> tuple[str, Path]:
         run(str(python), "-m", "ipykernel", "install", "--prefix", str(venv),
             "--name", "evalmetrics-clean", "--display-name", "evalmetrics (clean)")
         stamp.write_text(fingerprint)
-    return "evalmetrics-clean", venv / "share" / "jupyter" / "kernels"
 
 
 @pytest.mark.book
