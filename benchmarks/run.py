@@ -603,6 +603,23 @@ def _bootstrap(em, n, variant, options):
                 note=f"percentile, B={b}; loop timed on {r} resamples and scaled x{b / r:g}")
 
 
+# draws="counts": multinomial counts over the cells of tied scores instead of the
+# rows (the same bootstrap distribution, not SciPy's random numbers).  With
+# continuous scores it draws rows, so only the tied data are timed; 1e6 shows
+# that its cost no longer grows with n.
+@bench(name="bootstrap_interval_counts", variants=("tied",), sizes=BOOT_SIZES + (1_000_000,),
+       quick_sizes=QUICK_BOOT, counterpart_label="loop of roc_auc_score (B=2000)",
+       counterpart_target=lambda n, v: Target(1 / 100, True))
+def _bootstrap_counts(em, n, variant, options):
+    d = binary_data(n, True)
+    f, b = em_function(em, "bootstrap_interval"), options.n_resamples
+    r = loop_replicates(n, options)
+    return Case(lambda: f(em.roc_auc, d.y, d.score, n_resamples=b, seed=0, draws="counts"),
+                auc_loop(d.y, [d.score], r), "loop", counterpart_scale=b / r,
+                check=check_interval, check_against=lambda: sk().roc_auc_score(d.y, d.score),
+                note=f'draws="counts", percentile, B={b}; loop timed on {r} resamples and scaled x{b / r:g}')
+
+
 def scipy_bca(y, score, n_resamples):
     from scipy import stats
     m = sk()
