@@ -287,9 +287,15 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     array([ inf, 0.95])
     """
     table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    # np.r_ keeps an undefined rate (one class) NaN at +inf too, as scikit-learn does.
-    fpr, tpr = table.false_positive_rate, table.true_positive_rate
-    return RocCurve(np.r_[fpr[:1] * 0.0, fpr], np.r_[tpr[:1] * 0.0, tpr], np.r_[np.inf, table.thresholds])
+    # Each column is written once into its final array, behind the point at +inf.
+    # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
+    fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
+    for out, rate in ((fpr, table.false_positive_rate), (tpr, table.true_positive_rate)):
+        out[1:] = rate
+        out[0] = rate[0] * 0.0
+    thresholds[0] = np.inf
+    thresholds[1:] = table.thresholds
+    return RocCurve(fpr, tpr, thresholds)
 
 
 def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):

@@ -74,7 +74,10 @@ def _order_keys(values):
 
         def decode_small(k):
             signed = k + lowest
-            return (signed ^ ((signed >> 63) & _MAGNITUDE)).view(np.float64)
+            flip = signed >> 63
+            flip &= _MAGNITUDE
+            signed ^= flip
+            return signed.view(np.float64)
 
         return keys, decode_small
     # Viewed unsigned, non-negative keys come first and negative keys last, so
@@ -94,7 +97,10 @@ def _order_keys(values):
     def decode(k):
         signed = k + lowest
         signed += np.where(signed > largest_other, _wrapped(cut), 0)
-        return (signed ^ ((signed >> 63) & _MAGNITUDE)).view(np.float64)
+        flip = signed >> 63
+        flip &= _MAGNITUDE
+        signed ^= flip
+        return signed.view(np.float64)
 
     return keys, decode
 
@@ -136,22 +142,34 @@ def _by_sign(values, is_positive, combine, compute):
 
 
 def _score_table(values, is_positive):
-    """Distinct scores in decreasing order with cumulative TP and FP (int64)."""
+    """Distinct scores in decreasing order with cumulative TP and FP (int64).
+
+    Everything after the sort reads the keys backwards through views (free)
+    and writes contiguous outputs, in as few passes as NumPy allows: these
+    curves are n long when the scores are continuous.
+    """
     packed = _sorted_keys(values, is_positive)
     if packed is None:
         return _by_sign(values, is_positive, _stack_tables, _score_table)
     keys, decode = packed
-    labels = _labels_of(keys)
+    n = len(keys)
+    down = keys[::-1]
+    # Label bits as int64, in decreasing order, summed in place: NumPy's cumsum is
+    # several times slower when it has to convert a uint8 or a reversed input.
+    flagged_positives = (down & np.uint64(1)).view(np.int64)
+    np.cumsum(flagged_positives, out=flagged_positives)
     keys >>= np.uint64(1)
-    last = np.append(np.flatnonzero(keys[1:] != keys[:-1]), len(keys) - 1)
-    positives_below = np.cumsum(labels, dtype=np.int64)[last]
-    total_positives = int(positives_below[-1])
-    positives_below = np.r_[0, positives_below[:-1]]
-    examples_below = np.r_[0, last[:-1] + 1]
-    tp = total_positives - positives_below
-    fp = (len(keys) - examples_below) - tp
-    thresholds = decode(keys[last].view(np.int64))
-    return thresholds[::-1], tp[::-1], fp[::-1]
+    last_of_group = np.empty(n, dtype=bool)
+    np.not_equal(down[1:], down[:-1], out=last_of_group[:-1])
+    last_of_group[-1] = True
+    ends = np.flatnonzero(last_of_group)
+    if len(ends) == n:  # no ties: every row is a threshold, no gathers needed
+        tp, fp = flagged_positives, np.arange(1, n + 1, dtype=np.int64)
+    else:
+        tp, fp = flagged_positives[ends], ends + 1
+        down = down[ends]
+    fp -= tp  # flagged minus true positives
+    return decode(down.view(np.int64)), tp, fp
 
 
 def _stack_tables(higher, lower):
