@@ -50,6 +50,8 @@ def _order_keys(values):
     2**64 keys, so the empty stretch between the largest score at or below
     zero and the smallest positive score is cut out.  None when even then
     the keys need 64 bits (magnitudes from 1e-300 to 1e300 on both sides).
+    The decoder takes ``descending=True`` for keys in decreasing order (a
+    cheaper path when the cut was needed).
     Only branch-free SIMD passes: masked ufuncs and np.where are slower here.
     """
     low, high = values.min(), values.max()
@@ -57,12 +59,12 @@ def _order_keys(values):
         keys = values.view(np.int64) & _MAGNITUDE  # also maps -0.0 to 0
         smallest = _bits(low)
         keys -= smallest
-        return keys, lambda k: (k + smallest).view(np.float64)
+        return keys, lambda k, descending=False: (k + smallest).view(np.float64)
     if high <= 0:
         largest = _bits(low)
         keys = values.view(np.int64) & _MAGNITUDE
         np.subtract(largest, keys, out=keys)
-        return keys, lambda k: 0.0 - (largest - k).view(np.float64)
+        return keys, lambda k, descending=False: 0.0 - (largest - k).view(np.float64)
     keys = (values + 0.0).view(np.int64)
     work = keys >> 63  # -1 where the score is negative
     np.right_shift(work.view(np.uint64), np.uint64(1), out=work.view(np.uint64))
@@ -72,7 +74,7 @@ def _order_keys(values):
         # The whole range fits in 63 bits (|scores| below 2, say): one shift, no cut.
         keys -= lowest
 
-        def decode_small(k):
+        def decode_small(k, descending=False):
             signed = k + lowest
             flip = signed >> 63
             flip &= _MAGNITUDE
@@ -94,9 +96,14 @@ def _order_keys(values):
     keys += work
     keys -= _wrapped(lowest + cut)
 
-    def decode(k):
+    def decode(k, descending=False):
         signed = k + lowest
-        signed += np.where(signed > largest_other, _wrapped(cut), 0)
+        if descending:
+            # The keys of positive scores, which the cut moved down, form a prefix.
+            shifted = len(signed) - int(np.searchsorted(signed[::-1], largest_other, side="right"))
+            signed[:shifted] += _wrapped(cut)
+        else:
+            signed += np.where(signed > largest_other, _wrapped(cut), 0)
         flip = signed >> 63
         flip &= _MAGNITUDE
         signed ^= flip
@@ -169,7 +176,7 @@ def _score_table(values, is_positive):
         tp, fp = flagged_positives[ends], ends + 1
         down = down[ends]
     fp -= tp  # flagged minus true positives
-    return decode(down.view(np.int64)), tp, fp
+    return decode(down.view(np.int64), descending=True), tp, fp
 
 
 def _stack_tables(higher, lower):
