@@ -7,6 +7,15 @@ that download as runnable notebooks, and builds that never show stale numbers.
   IPython start-up file below) is stored beside the cache; when it differs, the
   cache and the saved environment are dropped before anything is read, so every
   page runs again.
+* **Pages run in parallel.**  myst-nb executes a page when Sphinx reads it, one
+  after another.  At ``env-before-read-docs`` the pages about to be read that
+  are not in the cache run first, two kernels at a time
+  (``tools/preexecute.py``; config value ``evalmetrics_execution_workers``,
+  default from ``EVALMETRICS_BOOK_WORKERS`` or 2; 0 leaves everything to
+  myst-nb), into myst-nb's own cache under myst-nb's own key, so the reading
+  finds every page cached.  A page that fails is left to myst-nb, which runs it
+  again and fails the build as before; stderr outputs are rendered from the
+  cache, so ``stderr_output: warn`` still warns.
 * **Vector figures.**  The kernels myst-nb starts inherit ``IPYTHONDIR``; this
   extension points it at a profile in the build folder whose start-up file
   (``tools/ipython_startup.py``) asks matplotlib's inline backend for PNG *and* PDF.  HTML shows the PNG, LaTeX takes the PDF.
@@ -19,13 +28,17 @@ that download as runnable notebooks, and builds that never show stale numbers.
   plain-Jupyter notebook (``tools/notebooks.py``) to ``_sources/<page>.ipynb``,
   and the page's download menu links it (sphinx-book-theme offers the ``.ipynb``
   entry only when ``ipynb_source`` is set, which it does itself only with a
-  launch button).
+  launch button).  Only the notebooks of pages read again since they were
+  written, or all of them when a title, number or citation of the book changed,
+  are converted again (``.evalmetrics-notebooks.json`` in the HTML output).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import sys
@@ -39,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import notebooks  # noqa: E402  (tools/notebooks.py)
+import preexecute  # noqa: E402  (tools/preexecute.py)
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +136,44 @@ def _copy_mathjax(outdir: Path) -> None:
             shutil.copyfile(path, target / part)
 
 
+# ------------------------------------------------------------- pre-execution
+
+
+def _workers_default() -> int:
+    try:
+        return int(os.environ.get("EVALMETRICS_BOOK_WORKERS", "2"))
+    except ValueError:
+        return 2
+
+
+def _timings_file(app) -> Path:
+    cache = _cache_path(app).resolve()
+    return cache.with_name(cache.name + ".seconds.json")
+
+
+def _on_env_before_read_docs(app, env, docnames):
+    """Parallel execution: the pages about to be read that myst-nb would execute
+    run now, ``evalmetrics_execution_workers`` kernels at a time, into its cache."""
+    workers = app.config.evalmetrics_execution_workers
+    nb_config = env.mystnb_config
+    if workers < 1 or nb_config.execution_mode != "cache" or not docnames:
+        return
+    from jupyter_cache import get_cache
+
+    pages = []
+    for docname in sorted(docnames):
+        try:
+            page = preexecute.read_page(docname, str(Path(env.doc2path(docname))),
+                                        env.myst_config, nb_config)
+        except Exception:  # myst-nb reports it when it reads the page
+            continue
+        if page is not None:
+            pages.append(page)
+    cache = get_cache(nb_config.execution_cache_path)
+    preexecute.preexecute(pages, cache, workers, timings_file=_timings_file(app),
+                          log=logger.info)
+
+
 # ------------------------------------------------------------------ notebooks
 
 
@@ -180,9 +232,14 @@ def executed_notebook(app, docname: str):
                                      "language": "python"}
         return nb
     nb = nbformat.read(saved, as_version=4)
-    if any(cell.cell_type == "code" for cell in nb.cells):
-        cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    # A page without code cells runs too (its kernel's language_info is cached); it
+    # is merged when found, so a cache hit gives the notebook a fresh run gives.
+    cache = get_cache(app.env.mystnb_config.execution_cache_path)
+    try:
         _, nb = cache.merge_match_into_notebook(nb)
+    except KeyError:
+        if any(cell.cell_type == "code" for cell in nb.cells):
+            raise
     return nb
 
 
@@ -192,10 +249,51 @@ def notebook_pages(app) -> list[str]:
                   if str(app.env.doc2path(doc)).endswith(".md"))
 
 
+# Which notebooks of _sources/ are up to date: page -> key (see _write_notebooks).
+NOTEBOOK_MANIFEST = ".evalmetrics-notebooks.json"  # in the HTML output, like .buildinfo
+
+
+def notebooks_fingerprint(book: notebooks.Book) -> str:
+    """What every page's notebook depends on besides the page itself: the whole
+    book's titles, numbers, citations and macros, and the converter's code."""
+    digest = hashlib.sha256(json.dumps(dataclasses.asdict(book), sort_keys=True,
+                                       default=str).encode())
+    for path in (ROOT / "tools" / "notebooks.py", Path(__file__)):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _read_manifest(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def _write_notebooks(app) -> None:
+    """Write ``_sources/<page>.ipynb`` for every page whose notebook may have changed.
+
+    A page's key is the book's fingerprint and the time Sphinx last read the page
+    (``env.all_docs``, by any builder: the HTML and LaTeX builds share the
+    environment).  Re-reading a page is what brings new outputs (an execution, a
+    cache hit after the cache was dropped) or new text, and a changed reference
+    elsewhere changes the fingerprint; a page whose key is the one its notebook was
+    written with, and whose notebook is there, is skipped.  Pages that warned are
+    never recorded, so their warnings come back on every build.
+    """
     book = book_references(app)
     outdir = Path(app.outdir) / "_sources"
+    fingerprint = notebooks_fingerprint(book)
+    manifest_path = Path(app.outdir) / NOTEBOOK_MANIFEST
+    manifest = _read_manifest(manifest_path)
+    written = {}
     for docname in notebook_pages(app):
+        target = outdir / f"{docname}.ipynb"
+        key = f"{fingerprint}:{app.env.all_docs.get(docname)}"
+        if manifest.get(docname) == key and target.is_file():
+            written[docname] = key
+            continue
         try:
             nb = executed_notebook(app, docname)
         except KeyError:
@@ -207,11 +305,15 @@ def _write_notebooks(app) -> None:
         for problem in problems:
             logger.warning(f"notebook download: {problem}", location=docname)
         text = "\n".join(c.source for c in converted.cells if c.cell_type == "markdown")
-        for kind in notebooks.leftover_myst(text):
+        leftovers = notebooks.leftover_myst(text)
+        for kind in leftovers:
             logger.warning(f"notebook download: raw MyST left ({kind})", location=docname)
-        target = outdir / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(converted, target)
+        if not problems and not leftovers:
+            written[docname] = key
+    manifest_path.parent.mkdir(parents=True, exist_ok=True)
+    manifest_path.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
 
 
 def _on_build_finished(app, exception):
@@ -229,7 +331,10 @@ def _on_page_context(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    # Kernels run at once by the pre-execution (0: none, myst-nb runs every page itself).
+    app.add_config_value("evalmetrics_execution_workers", _workers_default(), "", int)
     app.connect("config-inited", _on_config_inited, priority=100)
+    app.connect("env-before-read-docs", _on_env_before_read_docs)
     app.connect("html-page-context", _on_page_context, priority=400)
     app.connect("build-finished", _on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

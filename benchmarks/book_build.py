@@ -99,6 +99,15 @@ def executed_pages(log):
     return sum(1 for line in log_lines(log) if "Executing notebook" in line)
 
 
+def execution_split(log):
+    """(pages run by the parallel pre-execution, pages run by myst-nb while reading);
+    after a pre-execution myst-nb should find every page in the cache."""
+    lines = log_lines(log)
+    before = sum(1 for line in lines if "Executing notebook" in line and "(pre-execution)" in line)
+    reading = sum(1 for line in lines if "Executing notebook using" in line)
+    return before, reading
+
+
 def execution_seconds(root):
     """{page: seconds} from the execution cache myst-nb keeps (jupyter-cache's sqlite file)."""
     import json
@@ -167,7 +176,8 @@ def main(argv=None):
         raise SystemExit(f"{VENV_BIN / 'jupyter-book'} not found: run `make venv` first")
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# book build timings, {datetime.datetime.now().isoformat(timespec='seconds')}, "
-          f"{os.cpu_count()} cores, load average {load}", file=sys.stderr)
+          f"{os.cpu_count()} cores, load average {load}, pre-execution workers "
+          f"{os.environ.get('EVALMETRICS_BOOK_WORKERS', '2 (default)')}", file=sys.stderr)
     workspace = Path(tempfile.mkdtemp(prefix="evalmetrics-book-"))
     root = workspace / "repo"
     rows = []
@@ -187,7 +197,9 @@ def main(argv=None):
             return code
 
         def pages_note(log):
-            return f"{executed_pages(log)} page(s) executed"
+            before, reading = execution_split(log)
+            note = f"{executed_pages(log)} page(s) executed"
+            return note + (f" ({before} in parallel before reading, {reading} by myst-nb)" if before else "")
 
         def cold_note(log):
             seconds = execution_seconds(root)
@@ -195,7 +207,7 @@ def main(argv=None):
             for page, spent in slowest:
                 print(f"    executing {page}: {spent:.1f} s", file=sys.stderr)
             top = ", ".join(f"{page} {spent:.1f} s" for page, spent in slowest[:3])
-            return (f"{executed_pages(log)} page(s) executed, {sum(seconds.values()):.0f} s in kernels"
+            return (f"{pages_note(log)}, {sum(seconds.values()):.0f} s in kernels"
                     + (f" (slowest: {top})" if top else ""))
         step("cold HTML build, every page executed", "cold", build_command(root), "cold.log", cold_note)
         step("rebuild, nothing changed", None, build_command(root), "noop.log", pages_note)

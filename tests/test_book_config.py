@@ -1,12 +1,16 @@
-"""The book's build machinery, without building: configuration, the execution-cache
-guard, the handout's warning filter, the system-package helper."""
+"""The book's build machinery, without building the book: configuration, the
+execution-cache guard, the parallel pre-execution (small pages, real kernels), the
+notebook downloads of unchanged pages, the handout's warning filter, the
+system-package helper."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 
@@ -16,6 +20,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import evalmetrics_book  # noqa: E402
 import handout  # noqa: E402
+import notebooks  # noqa: E402
+import preexecute  # noqa: E402
 import system  # noqa: E402
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -147,3 +153,234 @@ def test_handout_rejects_unknown_pages(capsys):
 def test_missing_debian_packages_are_found():
     assert system.missing(["dpkg"]) == []
     assert system.missing(["no-such-package-evalmetrics"]) == ["no-such-package-evalmetrics"]
+
+
+# ----------------------------------------------------------- pre-execution
+
+PAGE_HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# {title}
+
+Some prose.
+"""
+
+
+def write_page(folder: Path, name: str, *cells: str) -> Path:
+    text = PAGE_HEADER.format(title=name)
+    for cell in cells:
+        text += f"\n```{{code-cell}} ipython3\n{cell}\n```\n\nMore prose.\n"
+    path = folder / f"{name}.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+class _Logger:
+    """Stands in for myst-nb's document logger; keeps the messages."""
+
+    def __init__(self):
+        self.messages = []
+
+    def __getattr__(self, level):
+        return lambda msg, *args, **kwargs: self.messages.append((level, str(msg)))
+
+
+def fake_sphinx(tmp_path: Path, workers: int = 2):
+    from types import SimpleNamespace
+
+    from myst_nb.core.config import NbParserConfig
+    from myst_parser.config.main import MdParserConfig
+
+    build = tmp_path / "_build"
+    nb_config = NbParserConfig(execution_mode="cache",
+                               execution_cache_path=str(build / ".jupyter_cache"),
+                               execution_raise_on_error=True, execution_timeout=120,
+                               output_folder=str(build / "jupyter_execute"))
+    env = SimpleNamespace(mystnb_config=nb_config, myst_config=MdParserConfig(),
+                          doc2path=lambda doc: str(tmp_path / f"{doc}.md"))
+    config = SimpleNamespace(evalmetrics_execution_workers=workers,
+                             nb_execution_cache_path=nb_config.execution_cache_path)
+    app = SimpleNamespace(env=env, config=config, outdir=str(build / "html"))
+    return app, env, nb_config
+
+
+def myst_nb_client(path: Path, nb_config):
+    """myst-nb's own cache client on the page, as its parser creates it."""
+    from myst_nb.core.execute import create_client
+    from myst_nb.core.read import create_nb_reader
+    from myst_parser.config.main import MdParserConfig
+
+    text = path.read_text(encoding="utf-8")
+    reader = create_nb_reader(str(path), MdParserConfig(), nb_config, text)
+    logger = _Logger()
+    client = create_client(reader.read(text), str(path), nb_config, logger, reader.read_fmt)
+    return client, logger
+
+
+def test_extension_pre_executes_before_reading_with_two_workers(monkeypatch):
+    events = []
+
+    class App:
+        def add_config_value(self, name, default, rebuild, types=()):
+            events.append(("config", name, default))
+
+        def connect(self, event, handler, priority=500):
+            events.append(("connect", event, handler))
+
+    monkeypatch.delenv("EVALMETRICS_BOOK_WORKERS", raising=False)
+    evalmetrics_book.setup(App())
+    assert ("config", "evalmetrics_execution_workers", 2) in events
+    assert ("connect", "env-before-read-docs",
+            evalmetrics_book._on_env_before_read_docs) in events
+    monkeypatch.setenv("EVALMETRICS_BOOK_WORKERS", "0")
+    assert evalmetrics_book._workers_default() == 0
+
+
+def test_pre_execution_fills_the_cache_myst_nb_reads(tmp_path):
+    """Two pages run in parallel; myst-nb then finds them cached (it executes
+    nothing), with their outputs, stderr included; a failing page is not cached,
+    so myst-nb runs it itself and raises (the build gate)."""
+    from jupyter_cache import get_cache
+    from myst_nb.core.execute import ExecutionError
+
+    write_page(tmp_path, "good", "print('out')", "import sys\nprint('careful', file=sys.stderr)")
+    write_page(tmp_path, "other", "x = 6 * 7\nx")
+    write_page(tmp_path, "bad", "y = 1", "raise ValueError('broken page')")
+    app, env, nb_config = fake_sphinx(tmp_path)
+
+    evalmetrics_book._on_env_before_read_docs(app, env, ["bad", "good", "other"])
+
+    cache = get_cache(nb_config.execution_cache_path)
+    assert sorted(Path(r.uri).name for r in cache.list_cache_records()) == ["good.md", "other.md"]
+    timings = json.loads((tmp_path / "_build" / ".jupyter_cache.seconds.json").read_text())
+    assert set(timings) == {"bad", "good", "other"}
+
+    client, logger = myst_nb_client(tmp_path / "good.md", nb_config)
+    with client:
+        outputs = [o for cell in client.notebook.cells if cell.cell_type == "code"
+                   for o in cell.outputs]
+    assert any("Using cached notebook" in msg for _, msg in logger.messages)
+    assert not any("Executing notebook" in msg for _, msg in logger.messages)
+    assert {(o.get("name"), o.get("text")) for o in outputs} == {("stdout", "out\n"),
+                                                                 ("stderr", "careful\n")}
+
+    client, logger = myst_nb_client(tmp_path / "bad.md", nb_config)
+    with pytest.raises(ExecutionError):
+        with client:
+            pass
+    assert any("Executing notebook" in msg for _, msg in logger.messages)
+
+
+def test_pre_execution_skips_cached_pages_and_can_be_switched_off(tmp_path):
+    from jupyter_cache import get_cache
+
+    write_page(tmp_path, "page", "print(1)")
+    app, env, nb_config = fake_sphinx(tmp_path, workers=0)
+    evalmetrics_book._on_env_before_read_docs(app, env, ["page"])
+    cache = get_cache(nb_config.execution_cache_path)
+    assert cache.list_cache_records() == []
+
+    app.config.evalmetrics_execution_workers = 2
+    evalmetrics_book._on_env_before_read_docs(app, env, ["page"])
+    assert len(cache.list_cache_records()) == 1
+    page = preexecute.read_page("page", str(tmp_path / "page.md"), env.myst_config, nb_config)
+    assert not preexecute.needs_execution(page, cache)
+    # a prose edit keeps the key; a code edit changes it
+    path = tmp_path / "page.md"
+    path.write_text(path.read_text() + "\nA new sentence.\n")
+    page = preexecute.read_page("page", str(path), env.myst_config, nb_config)
+    assert not preexecute.needs_execution(page, cache)
+    path.write_text(path.read_text().replace("print(1)", "print(2)"))
+    page = preexecute.read_page("page", str(path), env.myst_config, nb_config)
+    assert preexecute.needs_execution(page, cache)
+
+
+def test_split_stream_outputs_are_joined():
+    cell = nbformat.v4.new_code_cell("...")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="a\n"),
+                    nbformat.v4.new_output("stream", name="stdout", text="b\n"),
+                    nbformat.v4.new_output("stream", name="stderr", text="w\n"),
+                    nbformat.v4.new_output("stream", name="stdout", text="c\n"),
+                    nbformat.v4.new_output("execute_result", data={"text/plain": "1"},
+                                           execution_count=1)]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    assert preexecute.join_split_streams(nb) == 1
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in nb.cells[0].outputs] == [
+        ("stream", "stdout", "a\nb\n"), ("stream", "stderr", "w\n"),
+        ("stream", "stdout", "c\n"), ("execute_result", None, None)]
+
+
+def test_schedule_runs_the_longest_pages_first(tmp_path):
+    from myst_nb.core.config import NbParserConfig
+    from myst_parser.config.main import MdParserConfig
+
+    pages = [preexecute.read_page(name, str(write_page(tmp_path, name, code)),
+                                  MdParserConfig(), NbParserConfig())
+             for name, code in [("a", "1"), ("b", "x = 1\n" * 50), ("c", "2")]]
+    assert [p.docname for p in preexecute.schedule(pages, {})][0] == "b"
+    assert [p.docname for p in preexecute.schedule(pages, {"c": 9.0, "a": 1.0})] == ["c", "a", "b"]
+
+
+# ------------------------------------------------- notebooks of unchanged pages
+
+
+def notebook_app(tmp_path: Path, monkeypatch, converted: list, problems=()):
+    from types import SimpleNamespace
+
+    env = SimpleNamespace(all_docs={"book/a": 1, "book/b": 1})
+    app = SimpleNamespace(env=env, outdir=str(tmp_path / "html"), srcdir=str(tmp_path))
+    state = {"book": notebooks.Book(titles={"book/a": "A", "book/b": "B"})}
+    monkeypatch.setattr(evalmetrics_book, "book_references", lambda app: state["book"])
+    monkeypatch.setattr(evalmetrics_book, "notebook_pages", lambda app: ["book/a", "book/b"])
+    monkeypatch.setattr(evalmetrics_book, "executed_notebook",
+                        lambda app, doc: nbformat.v4.new_notebook())
+
+    def convert(nb, book, *, docname, srcdir):
+        converted.append(docname)
+        return nb, [p for d, p in problems if d == docname]
+    monkeypatch.setattr(evalmetrics_book.notebooks, "convert_notebook", convert)
+    return app, state
+
+
+def test_notebooks_are_rewritten_only_for_pages_read_again_or_a_changed_book(
+        tmp_path, monkeypatch):
+    converted = []
+    app, state = notebook_app(tmp_path, monkeypatch, converted)
+    evalmetrics_book._write_notebooks(app)
+    assert converted == ["book/a", "book/b"]
+    assert (tmp_path / "html" / "_sources" / "book" / "a.ipynb").is_file()
+    converted.clear()
+    evalmetrics_book._write_notebooks(app)  # nothing read again
+    assert converted == []
+    app.env.all_docs["book/b"] = 2  # b read again (by any builder)
+    evalmetrics_book._write_notebooks(app)
+    assert converted == ["book/b"]
+    converted.clear()
+    state["book"] = notebooks.Book(titles={"book/a": "A new title", "book/b": "B"})
+    evalmetrics_book._write_notebooks(app)  # a reference target changed: every page
+    assert converted == ["book/a", "book/b"]
+    converted.clear()
+    (tmp_path / "html" / "_sources" / "book" / "a.ipynb").unlink()
+    evalmetrics_book._write_notebooks(app)
+    assert converted == ["book/a"]
+
+
+def test_notebooks_that_warned_are_converted_again_and_warn_again(tmp_path, monkeypatch):
+    converted = []
+    app, _ = notebook_app(tmp_path, monkeypatch, converted,
+                          problems=[("book/a", "glue value missing")])
+    warned = []
+    monkeypatch.setattr(evalmetrics_book.logger, "warning",
+                        lambda msg, *args, **kwargs: warned.append(msg))
+    evalmetrics_book._write_notebooks(app)
+    evalmetrics_book._write_notebooks(app)
+    assert converted == ["book/a", "book/b", "book/a"]
+    assert len(warned) == 2
