@@ -41,7 +41,14 @@ def _bits(value):
     return int(np.float64(value).view(np.int64)) & _LARGEST
 
 
-def _order_keys(values):
+# Elements per chunk of the key passes: 64 KB of int64 stays in the L2 cache, so the
+# few operations a key needs run from cache and the keys are written to memory once.
+# Whole-array passes would also allocate temporaries of n elements each, and on this
+# kind of machine the page faults of a fresh array cost more than the arithmetic.
+_KEY_CHUNK = 8192
+
+
+def _order_keys(values, is_positive=None):
     """Order-preserving int64 keys in [0, 2**63) and their inverse, or None.
 
     The IEEE bits of |x| read as an integer sort like |x|; flipping the
@@ -50,30 +57,58 @@ def _order_keys(values):
     2**64 keys, so the empty stretch between the largest score at or below
     zero and the smallest positive score is cut out.  None when even then
     the keys need 64 bits (magnitudes from 1e-300 to 1e300 on both sides).
+    With ``is_positive``, the keys come back as uint64 ``2 * key + label``.
     The decoder takes ``descending=True`` for keys in decreasing order (a
     cheaper path when the cut was needed).
-    Only branch-free SIMD passes: masked ufuncs and np.where are slower here.
+    Only branch-free SIMD passes, chunk by chunk: masked ufuncs and np.where
+    are slower here.
     """
+    n = len(values)
     low, high = values.min(), values.max()
+    keys = np.empty(n, dtype=np.int64)
+    chunks = [(keys[i:i + _KEY_CHUNK], values[i:i + _KEY_CHUNK].view(np.int64), i)
+              for i in range(0, n, _KEY_CHUNK)]
+
+    def pack(key, start):
+        if is_positive is not None:
+            key = key.view(np.uint64)
+            key <<= np.uint64(1)  # exact: every key is below 2**63
+            np.bitwise_or(key, is_positive[start:start + len(key)], out=key, casting="unsafe")
+
     if low >= 0:
-        keys = values.view(np.int64) & _MAGNITUDE  # also maps -0.0 to 0
         smallest = _bits(low)
-        keys -= smallest
-        return keys, lambda k, descending=False: (k + smallest).view(np.float64)
+        for key, bits, start in chunks:
+            np.bitwise_and(bits, _MAGNITUDE, out=key)  # also maps -0.0 to 0
+            key -= smallest
+            pack(key, start)
+        return _packed(keys, is_positive), lambda k, descending=False: (k + smallest).view(np.float64)
     if high <= 0:
         largest = _bits(low)
-        keys = values.view(np.int64) & _MAGNITUDE
-        np.subtract(largest, keys, out=keys)
-        return keys, lambda k, descending=False: 0.0 - (largest - k).view(np.float64)
-    keys = (values + 0.0).view(np.int64)
-    work = keys >> 63  # -1 where the score is negative
-    np.right_shift(work.view(np.uint64), np.uint64(1), out=work.view(np.uint64))
-    keys ^= work  # now a signed key: x <= 0 gives keys <= 0
+        for key, bits, start in chunks:
+            np.bitwise_and(bits, _MAGNITUDE, out=key)
+            np.subtract(largest, key, out=key)
+            pack(key, start)
+        return _packed(keys, is_positive), lambda k, descending=False: 0.0 - (largest - k).view(np.float64)
     lowest, highest = _signed_key(low), _signed_key(high)
-    if highest - lowest < 2**63:
-        # The whole range fits in 63 bits (|scores| below 2, say): one shift, no cut.
-        keys -= lowest
-
+    fits = highest - lowest < 2**63  # |scores| below 2, say: one shift, no cut
+    work = np.empty(min(n, _KEY_CHUNK), dtype=np.int64)
+    smallest_positive, largest_other = 2**64, 0
+    for key, bits, start in chunks:
+        flip = work[:len(key)]
+        np.add(bits.view(np.float64), 0.0, out=key.view(np.float64))
+        np.right_shift(key, 63, out=flip)  # -1 where the score is negative
+        np.right_shift(flip.view(np.uint64), np.uint64(1), out=flip.view(np.uint64))
+        key ^= flip  # now a signed key: x <= 0 gives keys <= 0
+        if fits:
+            key -= lowest
+            pack(key, start)
+        else:
+            # Viewed unsigned, non-negative keys come first and negative keys last, so
+            # the minimum and the maximum are the two keys on either side of the gap.
+            unsigned = key.view(np.uint64)
+            smallest_positive = min(smallest_positive, int(unsigned.min()))
+            largest_other = max(largest_other, int(unsigned.max()))
+    if fits:
         def decode_small(k, descending=False):
             signed = k + lowest
             flip = signed >> 63
@@ -81,35 +116,40 @@ def _order_keys(values):
             signed ^= flip
             return signed.view(np.float64)
 
-        return keys, decode_small
-    # Viewed unsigned, non-negative keys come first and negative keys last, so
-    # the minimum and the maximum are the two keys on either side of the gap.
-    smallest_positive = int(keys.view(np.uint64).min())
-    largest_other = int(keys.view(np.uint64).max()) - 2**64
+        return _packed(keys, is_positive), decode_small
+    largest_other -= 2**64
     cut = smallest_positive - largest_other - 1
     if highest - cut - lowest >= 2**63:
         return None
     # The cut can exceed 2**63 (scores -5 and 5, say); int64 arithmetic wraps
     # modulo 2**64, and the final keys lie in [0, 2**63), so they come out right.
-    np.right_shift(keys, 63, out=work)  # -1 exactly where the score is negative
-    work &= _wrapped(cut)
-    keys += work
-    keys -= _wrapped(lowest + cut)
+    wrapped_cut, offset = _wrapped(cut), _wrapped(lowest + cut)
+    for key, _, start in chunks:
+        flip = work[:len(key)]
+        np.right_shift(key, 63, out=flip)  # -1 exactly where the score is negative
+        flip &= wrapped_cut
+        key += flip
+        key -= offset
+        pack(key, start)
 
     def decode(k, descending=False):
         signed = k + lowest
         if descending:
             # The keys of positive scores, which the cut moved down, form a prefix.
             shifted = len(signed) - int(np.searchsorted(signed[::-1], largest_other, side="right"))
-            signed[:shifted] += _wrapped(cut)
+            signed[:shifted] += wrapped_cut
         else:
-            signed += np.where(signed > largest_other, _wrapped(cut), 0)
+            signed += np.where(signed > largest_other, wrapped_cut, 0)
         flip = signed >> 63
         flip &= _MAGNITUDE
         signed ^= flip
         return signed.view(np.float64)
 
-    return keys, decode
+    return _packed(keys, is_positive), decode
+
+
+def _packed(keys, is_positive):
+    return keys if is_positive is None else keys.view(np.uint64)
 
 
 def _wrapped(value):
@@ -124,13 +164,10 @@ def _signed_key(value):
 
 def _sorted_keys(values, is_positive):
     """Sorted uint64 keys ``2 * key + label`` and the key decoder, or None."""
-    ordered = _order_keys(values)
+    ordered = _order_keys(values, is_positive)
     if ordered is None:
         return None
     keys, decode = ordered
-    keys = keys.view(np.uint64)
-    keys <<= np.uint64(1)  # exact: every key is below 2**63
-    np.bitwise_or(keys, is_positive, out=keys, casting="unsafe")
     keys.sort()
     return keys, decode
 
