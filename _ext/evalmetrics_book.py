@@ -31,6 +31,10 @@ that download as runnable notebooks, and builds that never show stale numbers.
   launch button).  Only the notebooks of pages read again since they were
   written, or all of them when a title, number or citation of the book changed,
   are converted again (``.evalmetrics-notebooks.json`` in the HTML output).
+* **Citations in round brackets.**  ``bibtex_reference_style: author_year_round``
+  is sphinxcontrib-bibtex's author-year style with parentheses instead of its
+  square brackets: "(Fawcett, 2006)" and "Fawcett (2006)", as the downloaded
+  notebooks write them, on the website and in the PDF alike.
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ import sys
 from pathlib import Path
 
 import nbformat
+import sphinxcontrib.bibtex.plugin
 from sphinx.util import logging
 from sphinx.util.fileutil import copy_asset
+from sphinxcontrib.bibtex.style.referencing import BracketStyle
+from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -55,6 +62,25 @@ import notebooks  # noqa: E402  (tools/notebooks.py)
 import preexecute  # noqa: E402  (tools/preexecute.py)
 
 logger = logging.getLogger(__name__)
+
+def _round_brackets() -> BracketStyle:
+    return BracketStyle(left="(", right=")")
+
+
+@dataclasses.dataclass
+class RoundAuthorYearStyle(AuthorYearReferenceStyle):
+    """Author-year citations in parentheses (the plugin ``author_year_round``)."""
+
+    bracket_textual: BracketStyle = dataclasses.field(default_factory=_round_brackets)
+    bracket_parenthetical: BracketStyle = dataclasses.field(default_factory=_round_brackets)
+    bracket_author: BracketStyle = dataclasses.field(default_factory=_round_brackets)
+    bracket_label: BracketStyle = dataclasses.field(default_factory=_round_brackets)
+    bracket_year: BracketStyle = dataclasses.field(default_factory=_round_brackets)
+
+
+# Registered on import, before sphinxcontrib-bibtex looks the style up for the domain.
+sphinxcontrib.bibtex.plugin.register_plugin(
+    "sphinxcontrib.bibtex.style.referencing", "author_year_round", RoundAuthorYearStyle)
 
 # What the executed outputs depend on besides the code cells' text.
 CACHE_INPUTS = ("evalmetrics/**/*.py", "tools/ipython_startup.py")

@@ -384,3 +384,17 @@ def test_notebooks_that_warned_are_converted_again_and_warn_again(tmp_path, monk
     evalmetrics_book._write_notebooks(app)
     assert converted == ["book/a", "book/b", "book/a"]
     assert len(warned) == 2
+
+
+def test_citation_style_is_author_year_in_round_brackets():
+    # The website and the PDF cite as the downloaded notebooks do: "(Fawcett, 2006)".
+    import sphinxcontrib.bibtex.plugin
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    name = config["sphinx"]["config"]["bibtex_reference_style"]
+    # evalmetrics_book (imported above) registers the style.
+    style = sphinxcontrib.bibtex.plugin.find_plugin("sphinxcontrib.bibtex.style.referencing", name)()
+    assert isinstance(style, evalmetrics_book.RoundAuthorYearStyle)
+    brackets = {(b.left, b.right) for b in (style.bracket_parenthetical, style.bracket_textual,
+                                            style.bracket_author, style.bracket_label, style.bracket_year)}
+    assert brackets == {("(", ")")}

@@ -82,6 +82,12 @@ def test_citations_read_as_author_year(book):
                    "(Fawcett, 2006; Davis and Goadrich, 2006).")
 
 
+def test_citations_without_brackets_inside_parentheses(book):
+    # {cite:alp}: parenthetical text without its own brackets, for "(see ...; Author, year)".
+    out, _, _ = convert("(the costs page; {cite:alp}`fawcett2006,davis2006`)", book)
+    assert out == "(the costs page; Fawcett, 2006; Davis and Goadrich, 2006)"
+
+
 def test_references_become_titles_and_numbers(book):
     out, _, problems = convert(
         "{ref}`notation`, {ref}`the symbols <notation>`, {numref}`fig-roc`, "

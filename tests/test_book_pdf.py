@@ -156,6 +156,10 @@ def test_book_pdf_has_citations_and_bibliography(book_text):
     # author-year citations and the bibliography's entries (book/references.bib)
     assert "Fawcett" in book_text
     assert "An introduction to ROC analysis" in squash(book_text)
+    # In round brackets, as on the website and in the notebooks (never "[Fawcett, 2006]").
+    flat = squash(book_text)
+    assert "Fawcett (2006)" in flat and "(Efron and Tibshirani, 1993)" in flat
+    assert not re.search(r"\[[A-Z][A-Za-z-]+(?: et al\.| and [A-Z][A-Za-z-]+)?,? \[?\d{4}\]", flat)
 
 
 # ---------------------------------------------------------------- a handout

@@ -231,7 +231,7 @@ class _Page:
             return f" in *{self.book.titles[doc]}*"
         return ""
 
-    def cite(self, keys: str, textual: bool) -> str:
+    def cite(self, keys: str, textual: bool, brackets: bool = True) -> str:
         parts = []
         for key in (k.strip() for k in keys.split(",")):
             key = re.sub(r"^\{[^}]*\}|\{[^}]*\}$", "", key)  # drop pre/post notes
@@ -244,7 +244,9 @@ class _Page:
                 self.cited.append(key)
             parts.append(f"{entry.authors} ({entry.year})" if textual
                          else f"{entry.authors}, {entry.year}")
-        return "; ".join(parts) if textual else "(" + "; ".join(parts) + ")"
+        if textual or not brackets:  # {cite:alp} is parenthetical without the brackets
+            return "; ".join(parts)
+        return "(" + "; ".join(parts) + ")"
 
     # ---- inline roles
 
@@ -271,8 +273,8 @@ class _Page:
             latex = data.get("text/latex", text).strip().strip("$")
             return f"${latex}$"
         if name.startswith("cite"):
-            return self.cite(text, textual=name in ("cite:t", "cite:ts", "cite:ct",
-                                                      "cite:cts"))
+            return self.cite(text, textual=name in ("cite:t", "cite:ts", "cite:ct", "cite:cts"),
+                             brackets=name not in ("cite:alp", "cite:alps"))
         if name in ("ref", "doc", "any"):
             if title:
                 return title
