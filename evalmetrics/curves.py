@@ -290,9 +290,13 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     # Each column is written once into its final array, behind the point at +inf.
     # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
     fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
-    for out, rate in ((fpr, table.false_positive_rate), (tpr, table.true_positive_rate)):
-        out[1:] = rate
-        out[0] = rate[0] * 0.0
+    for out, counts, total, rate in ((fpr, table.false_positives, table.negatives, "false_positive_rate"),
+                                     (tpr, table.true_positives, table.positives, "true_positive_rate")):
+        if total == 0:
+            out[:] = getattr(table, rate)[0]  # NaN, with the property's warning
+        else:
+            np.divide(counts, total, out=out[1:])  # no temporary array
+            out[0] = 0.0
     thresholds[0] = np.inf
     thresholds[1:] = table.thresholds
     return RocCurve(fpr, tpr, thresholds)
@@ -354,7 +358,15 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     array([0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  ])
     """
     table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
-    return PrecisionRecallCurve(table.precision, table.recall, table.thresholds.copy())
+    tp = table.true_positives
+    # Written straight into the outputs: the flagged count, then precision over it.
+    precision = np.add(tp, table.false_positives, out=np.empty(len(table)), casting="unsafe")
+    np.divide(tp, precision, out=precision)
+    if table.positives == 0:
+        recall = table.recall  # NaN, with the property's warning
+    else:
+        recall = np.divide(tp, table.positives, out=np.empty(len(table)))
+    return PrecisionRecallCurve(precision, recall, table.thresholds.copy())
 
 
 def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):

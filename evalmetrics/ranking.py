@@ -110,11 +110,7 @@ def _order_keys(values, is_positive=None):
             largest_other = max(largest_other, int(unsigned.max()))
     if fits:
         def decode_small(k, descending=False):
-            signed = k + lowest
-            flip = signed >> 63
-            flip &= _MAGNITUDE
-            signed ^= flip
-            return signed.view(np.float64)
+            return _unflip(k + lowest)
 
         return _packed(keys, is_positive), decode_small
     largest_other -= 2**64
@@ -140,12 +136,21 @@ def _order_keys(values, is_positive=None):
             signed[:shifted] += wrapped_cut
         else:
             signed += np.where(signed > largest_other, wrapped_cut, 0)
-        flip = signed >> 63
-        flip &= _MAGNITUDE
-        signed ^= flip
-        return signed.view(np.float64)
+        return _unflip(signed)
 
     return _packed(keys, is_positive), decode
+
+
+def _unflip(signed):
+    """Float64 view of signed keys, turned back into IEEE bits in place, chunk by chunk."""
+    work = np.empty(min(len(signed), _KEY_CHUNK), dtype=np.int64)
+    for start in range(0, len(signed), _KEY_CHUNK):
+        key = signed[start:start + _KEY_CHUNK]
+        flip = work[:len(key)]
+        np.right_shift(key, 63, out=flip)
+        flip &= _MAGNITUDE
+        key ^= flip
+    return signed.view(np.float64)
 
 
 def _packed(keys, is_positive):
@@ -206,10 +211,10 @@ def _score_table(values, is_positive):
     last_of_group = np.empty(n, dtype=bool)
     np.not_equal(down[1:], down[:-1], out=last_of_group[:-1])
     last_of_group[-1] = True
-    ends = np.flatnonzero(last_of_group)
-    if len(ends) == n:  # no ties: every row is a threshold, no gathers needed
+    if last_of_group.all():  # no ties: every row is a threshold, no gathers needed
         tp, fp = flagged_positives, np.arange(1, n + 1, dtype=np.int64)
     else:
+        ends = np.flatnonzero(last_of_group)
         tp, fp = flagged_positives[ends], ends + 1
         down = down[ends]
     fp -= tp  # flagged minus true positives
