@@ -60,43 +60,72 @@ class _Cells:
     """
 
     def __init__(self, is_positive, values):
+        # Built for memory as much as for time: every n-long temporary is freed as
+        # soon as it is used, so the set-up stays under 64 MiB at n = 1e6.
         n = len(values)
-        distinct, group = np.unique(values, return_inverse=True)  # the one sort
-        group = group.ravel()
-        sizes = np.bincount(2 * group + is_positive, minlength=2 * len(distinct))
+        # The one sort.  np.unique(values, return_inverse=True) gives the same ranks
+        # but holds five n-long arrays at its peak; this holds three.
+        order = np.argsort(values)
+        ordered = values[order]
+        new_score = np.empty(n, dtype=bool)
+        new_score[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new_score[1:])
+        del ordered
+        rank = np.cumsum(new_score)
+        n_distinct = int(rank[-1]) if n else 0
+        # code = 2 x (rank of the score among the distinct scores) + label: the
+        # (score, class) pairs in increasing order of score, negatives first.
+        rank -= 1
+        rank *= 2
+        code = np.empty(n, dtype=np.intp)
+        code[order] = rank
+        del order, rank, new_score
+        code += is_positive
+        sizes = np.bincount(code, minlength=2 * n_distinct)
         negative_sizes, positive_sizes = sizes[0::2], sizes[1::2]
         positive_present = positive_sizes > 0
         positive_groups = np.flatnonzero(positive_present)
         negative_groups = np.flatnonzero(negative_sizes > 0)
+        tied = negative_sizes[positive_groups] > 0
+        self.positive_sizes = positive_sizes[positive_groups]
+        negatives_per_group = negative_sizes[negative_groups]
+        del sizes, negative_sizes, positive_sizes
         # Block key of a score: 2 x (positive cells below it) + (a positive cell at it);
         # it never decreases with the score, and equal keys pool into one block.
-        below = np.cumsum(positive_present) - positive_present
-        key = (2 * below + positive_present)[negative_groups]
+        key = np.cumsum(positive_present)
+        key -= positive_present
+        key *= 2
+        key += positive_present
+        key = key[negative_groups]
         new_block = np.ones(len(key), dtype=bool)
-        new_block[1:] = key[1:] != key[:-1]
-        block_of_group = np.cumsum(new_block) - 1
+        np.not_equal(key[1:], key[:-1], out=new_block[1:])
+        block_of_group = np.cumsum(new_block)
+        block_of_group -= 1
         block_keys = key[new_block]
+        del key, new_block, positive_present
         n_blocks = len(block_keys)
-        renumber = np.zeros((len(distinct), 2), dtype=np.intp)
-        renumber[negative_groups, 0] = block_of_group
-        renumber[positive_groups, 1] = n_blocks + np.arange(len(positive_groups))
+        self.negative_sizes = np.bincount(block_of_group, weights=negatives_per_group,
+                                          minlength=n_blocks).astype(np.int64)
+        del negatives_per_group
+        # Cell of each (score, class) code, then of each row.
+        renumber = np.zeros(2 * n_distinct, dtype=np.intp)
+        renumber[2 * negative_groups] = block_of_group
+        del negative_groups, block_of_group
+        renumber[2 * positive_groups + 1] = n_blocks + np.arange(len(positive_groups))
+        self.cell_of_row = renumber[code]
+        del renumber, code
         self.n = n
         self.n_cells = n_blocks + len(positive_groups)
         self.n_negative_cells = n_blocks
-        self.cell_of_row = renumber.ravel()[2 * group + is_positive]
         self.is_positive = is_positive
         # For each positive cell k (key 2k + 1 when tied): the blocks at or below
         # its score, the last of them tied with it when one shares its score.
         self.negative_cells_upto = np.searchsorted(block_keys, 2 * np.arange(len(positive_groups)) + 1, "right")
-        tied = negative_sizes[positive_groups] > 0
         self.tied_positive = np.flatnonzero(tied)
         self.tied_negative = self.negative_cells_upto[tied] - 1
         # For each block (for the jackknife): positive cells at or below its scores.
         self.positive_cells_upto = (block_keys + 1) // 2
         self.negative_tied_with = np.flatnonzero(block_keys % 2 == 1)
-        self.negative_sizes = np.bincount(block_of_group, weights=negative_sizes[negative_groups],
-                                          minlength=n_blocks).astype(np.int64)
-        self.positive_sizes = positive_sizes[positive_groups]
         self.positives = int(self.positive_sizes.sum())
         self.negatives = n - self.positives
 
@@ -141,9 +170,13 @@ class _Cells:
         lost_negative[self.negative_tied_with] += self.positive_sizes[
             self.positive_cells_upto[self.negative_tied_with] - 1]
         lost = np.concatenate([lost_negative, lost_positive])[self.cell_of_row]
-        denominator = np.where(self.is_positive, 2 * (p - 1) * q, 2 * p * (q - 1))
+        left = np.subtract(twice, lost, out=lost).astype(np.float64)  # 2 U without the row
+        del lost
+        # Divided in place, one class at a time: no n-long array of denominators.
         with np.errstate(divide="ignore", invalid="ignore"):
-            return (twice - lost) / denominator
+            np.divide(left, 2 * (p - 1) * q, out=left, where=self.is_positive)
+            np.divide(left, 2 * p * (q - 1), out=left, where=~self.is_positive)
+        return left
 
 
 def _chunks(n, n_resamples):
