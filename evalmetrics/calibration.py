@@ -146,6 +146,29 @@ def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
 # private computations on clean input (y: float 0/1, p: probabilities)
 # ---------------------------------------------------------------------------
 
+# Rows per block of the unweighted Brier score: 512 KB of float64 stays in the L2
+# cache, so the squares are never written to memory (a fresh n-long array would cost
+# more in page faults than the arithmetic).
+_BRIER_BLOCK = 1 << 16
+
+
+def _unweighted_brier(is_positive, p):
+    """Mean of (p - y)^2 block by block; the mask is upcast inside the subtraction.
+
+    Up to one block this is np.mean of the squares to the bit (the same pairwise
+    sum); beyond, the block sums are added in order, well within 1e-15.
+    """
+    n = len(p)
+    error = np.empty(min(n, _BRIER_BLOCK))
+    total = 0.0
+    for start in range(0, n, _BRIER_BLOCK):
+        block = error[:min(_BRIER_BLOCK, n - start)]
+        np.subtract(p[start:start + _BRIER_BLOCK], is_positive[start:start + _BRIER_BLOCK], out=block)
+        np.square(block, out=block)
+        total += float(np.add.reduce(block))
+    return total / n
+
+
 def _brier(y, p, weights=None):
     return float(np.average((p - y) ** 2, weights=weights))
 
@@ -275,11 +298,7 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
         score_name="y_prob", probability=True,
     )
     if w is None:
-        # Unweighted: the mask is upcast inside the subtraction loop, and the
-        # square is taken in place; np.mean of the same squares, without temporaries.
-        error = np.subtract(p, is_positive)
-        np.square(error, out=error)
-        return float(np.mean(error))
+        return _unweighted_brier(is_positive, p)
     if not w.sum() > 0:
         raise ValueError("sample_weight sums to zero")
     return _brier(is_positive.astype(float), p, w)

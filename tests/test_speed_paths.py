@@ -137,6 +137,20 @@ def test_one_pass_brier_score_is_the_mean_of_squares_to_the_bit(seed):
     assert em.brier_score(labels, p, pos_label="yes") == em.brier_score(y, p)
 
 
+@pytest.mark.parametrize("n", [65_536, 65_537, 300_001])
+def test_blocked_brier_score_equals_the_mean_of_squares(monkeypatch, n):
+    # Block by block beyond 65,536 rows: the same value to rounding, whatever the block size.
+    from evalmetrics import calibration
+
+    rng = np.random.default_rng(n)
+    y, p = rng.integers(0, 2, n), rng.random(n)
+    whole = float(np.mean((p - y) ** 2))
+    assert em.brier_score(y, p) == pytest.approx(whole, rel=1e-15, abs=0)
+    monkeypatch.setattr(calibration, "_BRIER_BLOCK", 1000)
+    assert em.brier_score(y, p) == pytest.approx(whole, rel=1e-15, abs=0)
+    assert em.brier_score(y[:999], p[:999]) == float(np.mean((p[:999] - y[:999]) ** 2))
+
+
 # ---------------------------------------------------------------------------
 # the order keys of the AUC sort
 # ---------------------------------------------------------------------------
