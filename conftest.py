@@ -86,6 +86,21 @@ def pytest_configure(config):
         config.args.extend(str(p) for p in toc_chapters() if is_notebook(p))
 
 
+# The slowest test files, run first: pytest-xdist hands out whole files (--dist
+# loadfile) in collection order, so a long file collected last would leave one
+# worker alone at the end.
+SLOW_FIRST = ("tests/browser/test_book_browser.py", "tests/test_book_notebooks.py",
+              "tests/browser/test_book_browser_disk.py", "tests/test_common.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    def rank(item):
+        path = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
+        return SLOW_FIRST.index(path) if path in SLOW_FIRST else len(SLOW_FIRST)
+
+    items.sort(key=rank)  # stable: the order within each file is kept
+
+
 def pytest_collect_file(file_path: Path, parent):
     if file_path.suffix == ".md" and file_path.parent == BOOK and \
             file_path in toc_chapters() and is_notebook(file_path):

@@ -1,203 +1,34 @@
-"""The built website in a real browser: Debian's Chromium driven by Playwright.
+"""The built website in a real browser, served over http://127.0.0.1.
 
-Every page of ``_build/html`` is opened twice, from a local static server
-(127.0.0.1) and straight from disk (file://), with every request to another
-host blocked and recorded.  On each page: no request leaves the machine, no
-JavaScript error or console error, math is typeset by MathJax (no raw ``\\(``
-left), every image loads, and a book page's download menu offers its
-``.ipynb``, which exists.  The search page finds "Matthews".  A screenshot of
-each page is saved under ``_build/screenshots/``.
-
-Chromium comes from Debian (``make browser`` installs it when missing); the
-Playwright package drives it through ``executable_path``: no browser download.
+Every page of ``_build/html`` is checked (``site_check.py`` says what), with a
+screenshot; the search page finds "Matthews".  The same pages read from disk
+are checked in ``test_book_browser_disk.py``: two files, so that pytest-xdist
+runs the two halves on its two workers at once.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import subprocess
 import sys
-import threading
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from conftest import toc_chapters  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-         "--allow-file-access-from-files"]
-SCREENSHOTS = ROOT / "_build" / "screenshots"
-# Console messages that cannot be fixed in the book's configuration, by exact text.
-# (None today: the theme's THEBE_JS_URL and colour-mode errors are fixed in _config.yml.)
-ALLOWED_CONSOLE: set[str] = set()
-SEARCH_WORD = "Matthews"  # the imbalance chapter's Matthews correlation coefficient
-
-BOOK_PAGES = [f"book/{p.stem}.html" for p in toc_chapters()]
-SITE_PAGES = ["index.html", "genindex.html", "search.html", "prf-prf.html", *BOOK_PAGES]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The fixtures are used by name: importing them is what makes them visible here.
+from site_check import (  # noqa: E402,F401
+    SEARCH_WORD,
+    SITE_PAGES,
+    Visit,
+    _check_page,
+    browser,
+    chromium,
+    screenshots,
+    server,
+    toc_chapters,
+)
 
 pytestmark = pytest.mark.book
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    if not Path(CHROMIUM).is_file():
-        result = subprocess.run(["make", "--no-print-directory", "browser"], cwd=ROOT,
-                                capture_output=True, text=True)
-        if result.returncode != 0 or not Path(CHROMIUM).is_file():
-            pytest.fail(f"Chromium is needed at {CHROMIUM}:\n{result.stdout}{result.stderr}",
-                        pytrace=False)
-    return CHROMIUM
-
-
-@pytest.fixture(scope="session")
-def server(built_site):
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = _QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-class _QuietServer(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request, client_address):
-        # A page closed while a file was still being sent (the next test's page
-        # load cancels it): not an error of the site.
-        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
-            super().handle_error(request, client_address)
-
-
-@pytest.fixture(scope="session")
-def browser(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="session")
-def screenshots() -> Path:
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
-    return SCREENSHOTS
-
-
-class Visit:
-    """One page load, with what the page logged and requested."""
-
-    def __init__(self, browser, url: str, redirect: str | None = None):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.external: list[str] = []
-        self.failed: list[str] = []
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
-        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url} {r.failure}"))
-        self.context.route("**/*", self._route)
-        if redirect:  # the site's root page only forwards to the book's first page
-            self.page.goto(url, wait_until="commit")
-            self.page.wait_for_url(f"**/{redirect}", wait_until="load")
-        else:
-            self.page.goto(url, wait_until="load")
-
-    def _console(self, message):
-        if message.type == "error" and message.text not in ALLOWED_CONSOLE:
-            self.errors.append(f"console: {message.text}")
-
-    def _route(self, route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("file", "data", "blob") or url.hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            self.external.append(route.request.url)
-            route.abort()
-
-    def close(self):
-        self.context.close()
-
-
-def _typeset(page) -> dict:
-    """Wait for MathJax (when the page loads it); report math and raw TeX left."""
-    page.wait_for_function("() => Array.from(document.images).every(i => i.complete)",
-                           timeout=20_000)
-    has_mathjax = page.evaluate("() => !!document.querySelector('script[src*=\"mathjax\"]')")
-    if has_mathjax:
-        page.wait_for_function(
-            "() => window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=20_000)
-        page.evaluate("() => MathJax.startup.promise")
-    return page.evaluate("""() => {
-        const main = document.querySelector('main') || document.body;
-        const copy = main.cloneNode(true);
-        copy.querySelectorAll('pre, code, mjx-container, script, style, .highlight')
-            .forEach(e => e.remove());
-        const text = copy.textContent;
-        return {
-            mathjax: !!document.querySelector('script[src*="mathjax"]'),
-            typeset: document.querySelectorAll('mjx-container').length,
-            mathNodes: document.querySelectorAll('main .math, main span.math, main div.math').length,
-            raw: (text.match(/\\\\\\(|\\\\\\[|\\$\\$/g) || []).length,
-            broken: Array.from(document.images)
-                .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
-            images: document.images.length,
-            ipynb: Array.from(document.querySelectorAll('.dropdown-download-buttons a'))
-                .map(a => a.href).filter(h => h.endsWith('.ipynb')),
-        };
-    }""")
-
-
-def _redirect(site: Path, page_path: str) -> str | None:
-    """Where a forwarding page (``<meta http-equiv="Refresh">``) sends the reader."""
-    found = re.search(r'http-equiv="Refresh" content="0; url=([^"]+)"',
-                      (site / page_path).read_text(encoding="utf-8"), re.IGNORECASE)
-    return found.group(1) if found else None
-
-
-def _check_page(browser, base: str, page_path: str, shots: Path | None):
-    redirect = _redirect(ROOT / "_build" / "html", page_path)
-    visit = Visit(browser, f"{base}/{page_path}", redirect)
-    try:
-        state = _typeset(visit.page)
-        if shots is not None:
-            name = page_path.replace("/", "_").replace(".html", ".png")
-            visit.page.screenshot(path=str(shots / name), full_page=True)
-        assert visit.external == [], f"requests to other hosts: {visit.external}"
-        assert visit.failed == [], f"failed requests: {visit.failed}"
-        assert visit.errors == [], "\n".join(visit.errors)
-        if state["mathNodes"]:
-            assert state["mathjax"], "math on the page but MathJax not loaded"
-            assert state["typeset"] >= state["mathNodes"], state
-        assert state["raw"] == 0, f"raw TeX delimiters left: {state['raw']}"
-        assert state["broken"] == [], f"images that did not load: {state['broken']}"
-        if page_path in BOOK_PAGES:
-            stem = Path(page_path).stem
-            assert any(h.endswith(f"_sources/book/{stem}.ipynb") for h in state["ipynb"]), \
-                f"the download menu offers no .ipynb: {state['ipynb']}"
-            if base.startswith("http"):
-                response = visit.page.request.get(state["ipynb"][0])
-                assert response.ok and b'"nbformat": 4' in response.body()
-        return state
-    finally:
-        visit.close()
 
 
 def test_the_checked_pages_are_all_the_pages(built_site):
@@ -209,11 +40,6 @@ def test_the_checked_pages_are_all_the_pages(built_site):
 @pytest.mark.parametrize("page_path", SITE_PAGES)
 def test_page_over_http(browser, server, screenshots, page_path):
     _check_page(browser, server, page_path, screenshots)
-
-
-@pytest.mark.parametrize("page_path", SITE_PAGES)
-def test_page_from_disk(browser, built_site, page_path):
-    _check_page(browser, built_site.as_uri(), page_path, None)
 
 
 def test_the_site_is_offline_in_its_html(built_site):

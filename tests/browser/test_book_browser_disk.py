@@ -1,0 +1,38 @@
+"""The built website in a real browser, read straight from disk (file://).
+
+A reader who unpacks the site and opens ``index.html`` gets the same pages as
+over http.  ``test_book_browser.py`` runs the checks of ``site_check.py`` on
+every page; from disk, what can differ is how a page's relative paths (its
+scripts, MathJax, figures, the notebook download) resolve without a server,
+which depends on the page's folder and template, not on its text.  So every
+top-level page is checked here, and the first, the last and the most
+figure-laden book pages.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The fixtures are used by name: importing them is what makes them visible here.
+from site_check import BOOK_PAGES, SITE_PAGES, _check_page, browser, chromium  # noqa: E402,F401
+
+pytestmark = pytest.mark.book
+
+
+TOP_LEVEL = [page for page in SITE_PAGES if "/" not in page]
+FROM_DISK = TOP_LEVEL + [BOOK_PAGES[0], "book/in-practice.html", BOOK_PAGES[-1]]
+
+
+def test_the_sample_has_every_folder_of_the_site():
+    folders = {page.rpartition("/")[0] for page in SITE_PAGES}
+    assert folders == {page.rpartition("/")[0] for page in FROM_DISK}
+    assert set(FROM_DISK) <= set(SITE_PAGES)
+
+
+@pytest.mark.parametrize("page_path", FROM_DISK)
+def test_page_from_disk(browser, built_site, page_path):
+    _check_page(browser, built_site.as_uri(), page_path, None)
