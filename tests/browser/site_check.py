@@ -85,12 +85,25 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 @pytest.fixture(scope="session")
 def browser(chromium):
+    # Both test files import this fixture, so a worker that runs both holds two
+    # session fixtures; Playwright's sync API allows one instance per thread, so
+    # they share one browser, closed by the last to finish.
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
-        yield browser
-        browser.close()
+    if _SHARED["users"] == 0:
+        _SHARED["playwright"] = sync_playwright().start()
+        _SHARED["browser"] = _SHARED["playwright"].chromium.launch(executable_path=chromium, args=FLAGS)
+    _SHARED["users"] += 1
+    try:
+        yield _SHARED["browser"]
+    finally:
+        _SHARED["users"] -= 1
+        if _SHARED["users"] == 0:
+            _SHARED.pop("browser").close()
+            _SHARED.pop("playwright").stop()
+
+
+_SHARED: dict = {"users": 0}
 
 
 @pytest.fixture(scope="session")
