@@ -126,14 +126,8 @@ def _nan_average(values, weights=None):
     """Average ignoring NaN (classes set undefined by zero_division=np.nan)."""
     values = np.atleast_1d(values)
     keep = ~np.isnan(values)
-    if keep.all():
-        # The usual case, every class defined: the same sums np.mean and
-        # np.average make, without their per-call overhead.
-        if weights is None:
-            return float(np.add.reduce(values) / len(values))
-        total = np.add.reduce(weights)
-        if total != 0:
-            return float(np.add.reduce(np.multiply(values, weights)) / total)
+    if weights is None and keep.all():
+        # The usual macro case: np.mean's own sum, without its per-call overhead.
         return float(np.add.reduce(values) / len(values))
     if not np.any(keep):
         return float("nan")

@@ -93,14 +93,14 @@ class ThresholdTable:
     @property
     def true_positive_rate(self):
         """TP / P; NaN (with a warning) when there are no positives."""
-        return _rate(self.true_positives, self.positives, "true positive rate (no positives)")
+        return _rate(self.true_positives, self.positives, _TPR)
 
     recall = true_positive_rate
 
     @property
     def false_positive_rate(self):
         """FP / N; NaN (with a warning) when there are no negatives."""
-        return _rate(self.false_positives, self.negatives, "false positive rate (no negatives)")
+        return _rate(self.false_positives, self.negatives, _FPR)
 
     @property
     def precision(self):
@@ -138,11 +138,19 @@ class PrecisionRecallCurve(NamedTuple):
 # private computing functions (clean input assumed)
 # ---------------------------------------------------------------------------
 
-def _rate(counts, total, what):
+_TPR, _FPR = "true positive rate (no positives)", "false positive rate (no negatives)"
+
+
+def _rate(counts, total, what, out=None):
+    """counts / total, or NaN with a warning when total is 0; into ``out`` if given
+    (the curves write their columns straight into the arrays they return)."""
     if total == 0:
         warnings.warn(f"{what} is undefined and set to NaN", UndefinedMetricWarning, stacklevel=3)
-        return np.full(np.shape(counts), np.nan)
-    return counts / total
+        if out is None:
+            return np.full(np.shape(counts), np.nan)
+        out[...] = np.nan
+        return out
+    return np.divide(counts, total, out=out)
 
 
 def _weighted_groups(values, is_positive, weights):
@@ -290,13 +298,9 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     # Each column is written once into its final array, behind the point at +inf.
     # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
     fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
-    for out, counts, total, rate in ((fpr, table.false_positives, table.negatives, "false_positive_rate"),
-                                     (tpr, table.true_positives, table.positives, "true_positive_rate")):
-        if total == 0:
-            out[:] = getattr(table, rate)[0]  # NaN, with the property's warning
-        else:
-            np.divide(counts, total, out=out[1:])  # no temporary array
-            out[0] = 0.0
+    _rate(table.false_positives, table.negatives, _FPR, out=fpr[1:])
+    _rate(table.true_positives, table.positives, _TPR, out=tpr[1:])
+    fpr[0], tpr[0] = fpr[1] * 0.0, tpr[1] * 0.0
     thresholds[0] = np.inf
     thresholds[1:] = table.thresholds
     return RocCurve(fpr, tpr, thresholds)
@@ -362,10 +366,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     # Written straight into the outputs: the flagged count, then precision over it.
     precision = np.add(tp, table.false_positives, out=np.empty(len(table)), casting="unsafe")
     np.divide(tp, precision, out=precision)
-    if table.positives == 0:
-        recall = table.recall  # NaN, with the property's warning
-    else:
-        recall = np.divide(tp, table.positives, out=np.empty(len(table)))
+    recall = _rate(tp, table.positives, _TPR, out=np.empty(len(table)))
     return PrecisionRecallCurve(precision, recall, table.thresholds.copy())
 
 
