@@ -37,12 +37,17 @@ import fcntl
 import json
 import os
 import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent
+# The browser tests' fixtures (tests/browser/site_check.py), registered once for the
+# whole session: both browser test files use the same Playwright browser.
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+pytest_plugins = ["site_check"]
 BOOK = ROOT / "book"
 BUILD = ROOT / "_build"
 OUTPUTS = ROOT / "tests" / "book_outputs"

@@ -1,7 +1,9 @@
 """Fixtures and the page check of the browser tests (Debian's Chromium driven by Playwright).
 
-Imported by both test files (fixtures included, by name); a plain module, not a
-``conftest.py``, so that ``from conftest import ...`` keeps meaning the root one.
+A pytest plugin, registered by the root ``conftest.py`` (``pytest_plugins``):
+its session fixtures exist once however many files use them.  Not a
+``tests/browser/conftest.py``, so that ``from conftest import ...`` keeps
+meaning the root one.
 
 ``test_book_browser.py`` opens every page from a local static server (127.0.0.1)
 and ``test_book_browser_disk.py`` straight from disk (file://).  On each
@@ -85,25 +87,12 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 @pytest.fixture(scope="session")
 def browser(chromium):
-    # Both test files import this fixture, so a worker that runs both holds two
-    # session fixtures; Playwright's sync API allows one instance per thread, so
-    # they share one browser, closed by the last to finish.
     from playwright.sync_api import sync_playwright
 
-    if _SHARED["users"] == 0:
-        _SHARED["playwright"] = sync_playwright().start()
-        _SHARED["browser"] = _SHARED["playwright"].chromium.launch(executable_path=chromium, args=FLAGS)
-    _SHARED["users"] += 1
-    try:
-        yield _SHARED["browser"]
-    finally:
-        _SHARED["users"] -= 1
-        if _SHARED["users"] == 0:
-            _SHARED.pop("browser").close()
-            _SHARED.pop("playwright").stop()
-
-
-_SHARED: dict = {"users": 0}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture(scope="session")

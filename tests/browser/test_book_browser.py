@@ -9,24 +9,9 @@ runs the two halves on its two workers at once.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-# The fixtures are used by name: importing them is what makes them visible here.
-from site_check import (  # noqa: E402,F401
-    SEARCH_WORD,
-    SITE_PAGES,
-    Visit,
-    _check_page,
-    browser,
-    chromium,
-    screenshots,
-    server,
-    toc_chapters,
-)
+from site_check import SEARCH_WORD, SITE_PAGES, Visit, _check_page, toc_chapters  # fixtures: the site_check plugin
 
 pytestmark = pytest.mark.book
 

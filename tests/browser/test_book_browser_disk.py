@@ -11,14 +11,8 @@ figure-laden book pages.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-# The fixtures are used by name: importing them is what makes them visible here.
-from site_check import BOOK_PAGES, SITE_PAGES, _check_page, browser, chromium  # noqa: E402,F401
+from site_check import BOOK_PAGES, SITE_PAGES, _check_page  # fixtures: the site_check plugin
 
 pytestmark = pytest.mark.book
 
