@@ -11,6 +11,4 @@ from .calibration import *  # noqa: F401,F403
 from .counts import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
-from .studies import *  # noqa: F401,F403
-from .pitfalls import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
