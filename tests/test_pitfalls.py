@@ -23,8 +23,7 @@ from evalmetrics.handbook.pitfalls._common import _binormal
 from evalmetrics.handbook.pitfalls.regression import _trend_forecast
 from evalmetrics.curves import roc_auc
 from evalmetrics.worked_example import twelve_units
-
-TOL = 1e-12
+from helpers import TOL
 
 
 def close(value, fraction):

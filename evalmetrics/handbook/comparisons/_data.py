@@ -4,6 +4,7 @@ Six binary sets (labels {0, 1}, {-1, 1} and strings with ``pos_label``,
 scores and probabilities rounded to one or two decimals, weights with
 zeros), six sets of two, three and five classes, two regression sets and
 features on mixed scales, each drawn from the ``rng`` a check is given.
+:func:`binary_sets` is public: the book shows what these data look like.
 ``_binary_check``, ``_rate`` and ``_classes`` register a check that runs
 one comparison over every binary or every class set.
 """
@@ -22,7 +23,9 @@ from ._core import METRIC_TOLERANCE, _check, _load, _worst
 # ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Binary:
+class BinarySet:
+    """One binary data set of the comparisons (see :func:`binary_sets`)."""
+
     y_true: np.ndarray
     y_pred: np.ndarray
     y_score: np.ndarray  # real scores with ties
@@ -47,7 +50,31 @@ _CLASSES_DATA = "6 sets of 2, 3, 5 classes (ints, strings), half weighted"
 _REGRESSION_DATA = "2 sets of tied positive targets, one weighted"
 
 
-def _binary_sets(rng, n):
+def binary_sets(rng, n):
+    """The six hard binary data sets that every binary check runs on.
+
+    Labels {0, 1}, {-1, 1} and ("ok", "faulty") with ``pos_label="faulty"``,
+    each once unweighted with scores rounded to one decimal and once with
+    weights (three of them zero) and scores rounded to two decimals; the
+    probabilities include exact 0 and 1.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n : int
+        Rows per set.
+
+    Returns
+    -------
+    list of BinarySet
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sets = binary_sets(np.random.default_rng(0), 200)
+    >>> len(sets), len(np.unique(sets[0].y_score)) < 60
+    (6, True)
+    """
     sets = []
     for (negative, positive), pos_label in (((0, 1), None), ((-1, 1), None), (("ok", "faulty"), "faulty")):
         for weighted, decimals in ((False, 1), (True, 2)):
@@ -62,7 +89,7 @@ def _binary_sets(rng, n):
                 weights[rng.choice(np.arange(2, n), 3, replace=False)] = 0.0
             y_true = np.where(is_positive, positive, negative)
             y_pred = np.where(score >= np.median(score), positive, negative)
-            sets.append(_Binary(y_true, y_pred, score, prob, pos_label, negative, weights))
+            sets.append(BinarySet(y_true, y_pred, score, prob, pos_label, negative, weights))
     return sets
 
 
@@ -103,7 +130,7 @@ def _features(rng, n, p=4):
 def _binary_check(function, counterpart, compute, data=_BINARY_DATA, tolerance=METRIC_TOLERANCE):
     """``compute(d)`` returns (ours, theirs) pairs for one binary data set."""
     _check(function, counterpart, data, tolerance)(
-        lambda rng, n: _worst(pair for d in _binary_sets(rng, n) for pair in compute(d)))
+        lambda rng, n: _worst(pair for d in binary_sets(rng, n) for pair in compute(d)))
 
 
 def _rate(function, ours, theirs, counterpart=None, on_negative=False, complement=False, **options):

@@ -103,8 +103,30 @@ def _platt(d):
     return [(ours.predict_proba(_GRID), theirs.predict_proba(_GRID[:, None])[:, 1])]
 
 
-def _identity_classifier(scores, y):
-    """A fitted scikit-learn classifier whose decision function is its one feature."""
+def identity_classifier(scores, y):
+    """A fitted scikit-learn classifier whose decision function is its one feature.
+
+    Wrapped in ``sklearn.frozen.FrozenEstimator``, it lets scikit-learn's
+    ``CalibratedClassifierCV`` calibrate given scores, as evalmetrics'
+    recalibrators do.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n,)
+    y : array_like of shape (n,)
+        The labels; their distinct values become ``classes_``.
+
+    Returns
+    -------
+    sklearn.base.ClassifierMixin
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> model = identity_classifier(np.array([-1.0, 2.0]), np.array([0, 1]))
+    >>> model.decision_function([[0.5]]), model.predict([[0.5], [-0.5]])
+    (array([0.5]), array([1, 0]))
+    """
     base = importlib.import_module("sklearn.base")
 
     class Identity(base.ClassifierMixin, base.BaseEstimator):
@@ -124,7 +146,7 @@ def _identity_classifier(scores, y):
 def _platt_smoothed(d):
     y = (d.y_true == d.label).astype(int)
     ours = recalibration.PlattScaling(smooth_targets=True).fit(d.y_score, y, sample_weight=d.sample_weight)
-    frozen = _load("sklearn.frozen.FrozenEstimator")(_identity_classifier(d.y_score, y))
+    frozen = _load("sklearn.frozen.FrozenEstimator")(identity_classifier(d.y_score, y))
     theirs = _load("sklearn.calibration.CalibratedClassifierCV")(frozen, method="sigmoid", ensemble=False)
     with warnings.catch_warnings():
         # The weights are meant for the calibrator only, which is what scikit-learn warns it does.
