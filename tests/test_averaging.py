@@ -1,6 +1,6 @@
 """Tests of evalmetrics.averaging: the graded parts, scikit-learn, identities, bad input.
 
-"Handbook" below means the seed text evaluation-metrics-handbook.txt, section
+"Handbook" below means the Evaluation Metrics Handbook (this book), section
 "Worked example", subsection "Three classes" (seventy graded parts), and the
 pitfall "Two macro F1 scores".
 """
