@@ -6,8 +6,9 @@ records the true and false positives after each step.  A group of tied
 scores enters in one step, because no threshold can separate tied examples.
 Every curve and area of this module and of :mod:`evalmetrics.costs` is read
 off that table.  :func:`roc_auc` without weights skips the table: it reads
-the Mann-Whitney count off the same single sort (see
-:mod:`evalmetrics.ranking`, which holds that sort).
+the Mann-Whitney count off the same single sort.  The computations on
+clean input live in :mod:`evalmetrics._kernels` (the sort keys and the
+table in ``sorting``, the AUC and the average precision in ``auc``).
 
 The worked example in every docstring is the twelve units of
 :func:`evalmetrics.worked_example.twelve_units`: scores 0.95 ... 0.10, units
@@ -25,7 +26,8 @@ import numpy as np
 
 from . import arrays
 from .arrays import UndefinedMetricWarning
-from .ranking import _score_table, _twice_u, _unweighted_average_precision
+from ._kernels import auc as _auc
+from ._kernels.sorting import score_table, weighted_score_table
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -153,34 +155,19 @@ def _rate(counts, total, what, out=None):
     return np.divide(counts, total, out=out)
 
 
-def _weighted_groups(values, is_positive, weights):
-    """Distinct scores (decreasing) with weighted class totals, per score and cumulative.
-
-    Rows of weight zero are dropped first, as scikit-learn does, so they
-    create no threshold.  A stable sort on the negated scores gives
-    scikit-learn's summation order, so the float sums agree with its own.
-    """
-    keep = weights != 0
-    if not np.all(keep):
-        values, is_positive, weights = values[keep], is_positive[keep], weights[keep]
-    if len(values) == 0:
+def _refuse_zero_weights(weights):
+    # Rows of weight zero are dropped, as scikit-learn does; none may be left.
+    if weights is not None and not np.any(weights):
         raise ValueError("sample_weight is zero for every row")
-    order = np.argsort(-values, kind="stable")
-    values, is_positive, weights = values[order], is_positive[order], weights[order]
-    last = np.append(np.flatnonzero(values[1:] != values[:-1]), len(values) - 1)
-    # Cumulative sums in float64, then differences, keep the group totals
-    # consistent with the cumulative counts the table reports.
-    tp = np.cumsum(np.where(is_positive, weights, 0.0))[last]
-    fp = np.cumsum(np.where(is_positive, 0.0, weights))[last]
-    return values[last] + 0.0, np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0), tp, fp
 
 
 def _threshold_table(is_positive, values, weights=None):
+    _refuse_zero_weights(weights)
     if weights is None:
-        thresholds, tp, fp = _score_table(values, is_positive)
+        thresholds, tp, fp = score_table(values, is_positive)
         positives, negatives = int(tp[-1]), int(fp[-1])
     else:
-        thresholds, _, _, tp, fp = _weighted_groups(values, is_positive, weights)
+        thresholds, _, _, tp, fp = weighted_score_table(values, is_positive, weights)
         positives, negatives = float(tp[-1]), float(fp[-1])
     for column in (thresholds, tp, fp):
         column.flags.writeable = False
@@ -196,18 +183,11 @@ def _one_class_warning(what):
 
 def _roc_auc(is_positive, values, weights=None):
     """Area under the staircase: every negative earns the positives above it, ties half."""
-    if weights is None:
-        twice_u, positives, negatives = _twice_u(values, is_positive)
-        if positives == 0 or negatives == 0:
-            _one_class_warning("the ROC AUC")
-            return float("nan")
-        return twice_u / (2 * positives * negatives)
-    _, pos, neg, tp, fp = _weighted_groups(values, is_positive, weights)
-    if tp[-1] == 0 or fp[-1] == 0:
+    _refuse_zero_weights(weights)
+    value = _auc.roc_auc(is_positive, values, weights)
+    if value != value:  # NaN: a class is empty
         _one_class_warning("the ROC AUC")
-        return float("nan")
-    above = tp - pos
-    return float(np.dot(neg, above + 0.5 * pos) / (tp[-1] * fp[-1]))
+    return value
 
 
 def _average_precision(table):
@@ -393,8 +373,9 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    value = _unweighted_average_precision(values, is_positive) if weights is None else None
-    if value is None:
+    value = _auc.average_precision(values, is_positive) if weights is None else None
+    if value is None or value != value:
+        # The sign split, weights, or no positives (the table path warns).
         value = _average_precision(_threshold_table(is_positive, values, weights))
     return value
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import arrays
+from ._kernels import normal
+from ._kernels.auc import auc_from_twice_u
 from .arrays import UndefinedMetricWarning
 from .intervals import ConfidenceInterval, _check_confidence, normal_quantile
 
@@ -171,7 +173,7 @@ def _delong_interval(is_positive, values, confidence):
             return DelongResult(math.nan, math.nan, nan_interval)
     positive_counts, negative_counts = _twice_placements(values[is_positive], values[~is_positive])
     # The same exact integer as evalmetrics.roc_auc divides: the estimates agree to the bit.
-    auc = int(positive_counts.sum()) / (2 * positives * negatives)
+    auc = auc_from_twice_u(int(positive_counts.sum()), positives, negatives)
     if positives < 2 or negatives < 2:
         return DelongResult(auc, math.nan, nan_interval)
     s10 = np.var(positive_counts, ddof=1) / (4.0 * negatives * negatives)
@@ -199,8 +201,8 @@ def _delong_test(is_positive, values_a, values_b, confidence):
         return DelongTest(nan, nan, nan, nan, ConfidenceInterval(nan, nan))
     pos_a, neg_a = _twice_placements(values_a[is_positive], values_a[~is_positive], keep_order=True)
     pos_b, neg_b = _twice_placements(values_b[is_positive], values_b[~is_positive], keep_order=True)
-    pairs = 2 * positives * negatives
-    difference = int(pos_a.sum()) / pairs - int(pos_b.sum()) / pairs
+    difference = (auc_from_twice_u(int(pos_a.sum()), positives, negatives)
+                  - auc_from_twice_u(int(pos_b.sum()), positives, negatives))
     var_a, var_b, cov = _paired_covariance(pos_a.astype(np.float64), pos_b.astype(np.float64))
     s10 = (var_a + var_b - 2.0 * cov) / (4.0 * negatives * negatives)
     var_a, var_b, cov = _paired_covariance(neg_a.astype(np.float64), neg_b.astype(np.float64))
@@ -211,7 +213,7 @@ def _delong_test(is_positive, values_a, values_b, confidence):
         z = difference / standard_error
     else:
         z = 0.0 if difference == 0 else math.copysign(math.inf, difference)
-    p_value = math.erfc(abs(z) / math.sqrt(2.0))
+    p_value = 2.0 * normal.cdf(-abs(z))  # two-sided
     half_width = normal_quantile(0.5 + 0.5 * confidence) * standard_error
     return DelongTest(difference, standard_error, z, p_value,
                       ConfidenceInterval(difference - half_width, difference + half_width))

@@ -30,10 +30,12 @@ import numpy as np
 
 from .. import arrays
 from ..arrays import UndefinedMetricWarning
-from ..calibration import _brier, binned_brier_decomposition, expected_calibration_error
+from .._kernels.brier import brier
+from ..calibration import binned_brier_decomposition, expected_calibration_error
 from ..costs import bayes_threshold, best_threshold
 from ..counts import _binary_counts_from_masks
-from ..curves import _average_precision, _roc_auc, _threshold_table
+from .._kernels.auc import roc_auc as _roc_auc
+from ..curves import _average_precision, _threshold_table
 from ..delong import delong_interval, delong_test
 from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
 from ..rates import balanced_accuracy, f1, matthews_correlation
@@ -135,7 +137,7 @@ def _ap(y, s):
 
 
 def _brier_of(y, p):
-    return _brier(y.astype(float), p)
+    return brier(y, p)
 
 
 class _Bootstrap:

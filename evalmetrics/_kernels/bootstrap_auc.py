@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import arrays
+from .. import arrays
+from .auc import auc_from_twice_u
 
 # Elements drawn per chunk: about 8 MB of int64 indices, a few such arrays alive at once.
 _CHUNK = 1 << 20
@@ -147,13 +148,13 @@ class _Cells:
         positives = self.n - negatives
         with np.errstate(divide="ignore", invalid="ignore"):
             # 0 / 0 (a resample with one class) is NaN, as the metric returns.
-            return twice / (2 * positives * negatives)
+            return auc_from_twice_u(twice, positives, negatives)
 
     def estimate(self):
         twice, _ = self.twice_u(np.concatenate([self.negative_sizes, self.positive_sizes])[None, :])
         if self.positives == 0 or self.negatives == 0:
             return float("nan")
-        return int(twice[0]) / (2 * self.positives * self.negatives)
+        return auc_from_twice_u(int(twice[0]), self.positives, self.negatives)
 
     def jackknife(self):
         """The AUC with each row left out, in row order (NaN when a class empties)."""
@@ -269,8 +270,8 @@ class AucEngine:
 
 
 def _auc_functions():
-    from .curves import roc_auc
-    from .ranking import pairwise_auc, rank_auc
+    from ..curves import roc_auc
+    from ..ranking import pairwise_auc, rank_auc
 
     return (roc_auc, rank_auc, pairwise_auc)
 
