@@ -288,6 +288,20 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     return columns, n_resamples, confidence, groups
 
 
+def _check_engine(engine, groups):
+    if not (engine is None or (isinstance(engine, str) and engine == "auto") or callable(engine)):
+        raise TypeError(f"engine must be 'auto', None or a callable, got {engine!r}")
+    if groups is not None and callable(engine):
+        raise ValueError("engine resamples rows; it cannot be combined with groups")
+
+
+def _engine(metric, columns, engine, groups):
+    """The engine of the bootstrap, or None (the metric is called on every resample)."""
+    if groups is not None or engine is None:
+        return None
+    return _bootstrap_auc.engine_for(metric, *columns, engine=engine)
+
+
 def _quietly(metric, columns, rows):
     """The metric on the chosen rows, with its undefined-metric warnings silenced."""
     with warnings.catch_warnings():
@@ -387,7 +401,7 @@ def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, e
 
 
 def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, method="percentile",
-                       groups=None, seed=None, draws="rows"):
+                       groups=None, seed=None, draws="rows", engine="auto"):
     """Bootstrap confidence interval of any metric.
 
     Each resample draws ``n`` rows with replacement -- the same rows from
@@ -406,8 +420,11 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
     Parameters
     ----------
     metric : callable
-        ``metric(*arrays)`` returns a float (NaN when undefined).
-        ``evalmetrics.roc_auc`` takes a fast path with the same replicates.
+        ``metric(*arrays)`` returns a float (NaN when undefined).  A metric
+        may carry a fast path as its ``bootstrap_engine`` attribute (see
+        ``engine``); ``evalmetrics.roc_auc``, ``rank_auc`` and
+        ``pairwise_auc`` carry the sort-once AUC bootstrap, which gives the
+        same replicates to the bit.
     *arrays_ : array_like
         Arrays with one entry (or row) per example, e.g. ``y_true, y_score``.
     n_resamples : int, default 2000
@@ -427,6 +444,16 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         random numbers, and a cost that no longer grows with ``n``.  Other
         metrics, groups and scores with many distinct values draw rows as
         with ``"rows"``.
+    engine : "auto", None or callable, default "auto"
+        How the replicates are computed.  ``"auto"``: with the engine the
+        metric carries as ``metric.bootstrap_engine``, if any, when no
+        groups are given and the arrays are ``y_true, y_score``; a
+        ``functools.wraps`` wrapper copies the attribute, so it is as fast
+        as the metric it wraps (a wrapper that changes what is computed
+        must pass ``engine=None`` or delete the attribute).  None: call the
+        metric on every resample.  A callable: ``engine(*arrays)`` returns
+        the engine (``estimate()``, ``replicates(rng, n_resamples, draws)``,
+        ``jackknife()``), as ``evalmetrics.roc_auc.bootstrap_engine`` does.
 
     Returns
     -------
@@ -446,14 +473,15 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         arrays_, n_resamples, confidence, method, groups, seed, draws)
     if not callable(metric):
         raise TypeError(f"metric must be callable, got {type(metric).__name__}")
-    engine = None
-    if groups is None and len(columns) == 2:
-        engine = _bootstrap_auc.engine_for(metric, *columns)
-    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine, draws)
+    _check_engine(engine, groups)
+    # The engine a metric carries computes it of (y_true, y_score) only: not of weights.
+    use = None if engine == "auto" and len(columns) != 2 else engine
+    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed,
+                      _engine(metric, columns, use, groups), draws)
 
 
 def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=2000, confidence=0.95,
-                         method="percentile", groups=None, seed=None, draws="rows"):
+                         method="percentile", groups=None, seed=None, draws="rows", engine="auto"):
     """Paired bootstrap of ``metric(y_true, a) - metric(y_true, b)``.
 
     Both models are scored on the same resample in every replicate, which
@@ -468,6 +496,10 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     n_resamples, confidence, method, groups, seed, draws
         As in :func:`bootstrap_interval`; with ``draws="counts"`` the cells
         are the pairs (cell of a, cell of b) that occur.
+    engine : "auto", None or callable, default "auto"
+        As in :func:`bootstrap_interval`; a callable is called as
+        ``engine(y_true, y_score_a, y_score_b)`` and returns the engine of the
+        difference.
 
     Returns
     -------
@@ -493,5 +525,6 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     def difference(y, a, b):
         return metric(y, a) - metric(y, b)
 
-    engine = _bootstrap_auc.engine_for(metric, *columns) if groups is None else None
-    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed, engine, draws)
+    _check_engine(engine, groups)
+    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed,
+                      _engine(metric, columns, engine, groups), draws)

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import arrays
 from ._kernels.auc import auc_from_twice_u
+from ._kernels.bootstrap_auc import auc_engine
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -185,3 +186,8 @@ def pairwise_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
     return _pairwise_auc(is_positive, values, weights)
+
+
+# Both compute the AUC of roc_auc to the bit, so they share its sort-once bootstrap.
+rank_auc.bootstrap_engine = auc_engine
+pairwise_auc.bootstrap_engine = auc_engine

@@ -1,8 +1,9 @@
 """The bootstrap of the AUC without refitting: counts over cells of tied scores.
 
 :func:`evalmetrics.intervals.bootstrap_interval` and ``bootstrap_difference``
-hand the work to this module when the metric is one of the package's
-unweighted AUC functions and no groups are given.  The resamples are the
+hand the work to this module when the metric carries it as its
+``bootstrap_engine`` (the package's AUC functions carry :func:`auc_engine`)
+and no groups are given.  The resamples are the
 very same row draws as the generic path (and as
 ``scipy.stats.bootstrap(paired=True)``); only the arithmetic changes.
 
@@ -269,26 +270,28 @@ class AucEngine:
         return self._combine([c.jackknife() for c in self.cells])
 
 
-def _auc_functions():
-    from ..curves import roc_auc
-    from ..ranking import pairwise_auc, rank_auc
-
-    return (roc_auc, rank_auc, pairwise_auc)
-
-
-def engine_for(metric, y_true, y_score, other_score=None):
-    """An :class:`AucEngine` when ``metric`` is one of the package's
-    unweighted AUC functions (of ``y_score``, or of ``y_score`` minus
-    ``other_score``), else None.
+def auc_engine(y_true, y_score, other_score=None):
+    """An :class:`AucEngine` for the unweighted AUC of ``y_score`` (or of
+    ``y_score`` minus that of ``other_score``): the ``bootstrap_engine`` the
+    package's AUC functions carry.
 
     Validation is the metric's own, run once on all rows: a resample holds a
     subset of the labels, so it passes whenever the full data do.
     """
-    if not any(metric is f for f in _auc_functions()):
-        return None
     is_positive, values, _ = arrays.binary_scores(y_true, y_score)
     other = None
     if other_score is not None:
         other = arrays.scores(other_score, "y_score")
         arrays.same_length(y_true=is_positive, y_score=other)
     return AucEngine(is_positive, values, other)
+
+
+def engine_for(metric, *columns, engine="auto"):
+    """The engine for a bootstrap of ``metric`` on ``columns``, or None (call the metric).
+
+    ``engine="auto"`` takes the ``bootstrap_engine`` attribute the metric
+    carries (``functools.wraps`` copies it to a wrapper), None never uses one,
+    and a callable is used as the factory itself: ``engine(*columns)``.
+    """
+    factory = getattr(metric, "bootstrap_engine", None) if engine == "auto" else engine
+    return None if factory is None else factory(*columns)

@@ -22,6 +22,7 @@ are left out and counted.  The plain-language warnings are collected by
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import warnings
@@ -35,6 +36,7 @@ from ..calibration import binned_brier_decomposition, expected_calibration_error
 from ..costs import bayes_threshold, best_threshold
 from ..counts import _binary_counts_from_masks
 from .._kernels.auc import roc_auc as _roc_auc
+from .._kernels.bootstrap_auc import auc_engine
 from ..curves import _average_precision, _threshold_table
 from ..delong import delong_interval, delong_test
 from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
@@ -132,6 +134,10 @@ def _auc(y, s):
     return _roc_auc(y, s)
 
 
+# The sort-once bootstrap of the AUC, which the bootstrap finds on the metric.
+_auc.bootstrap_engine = auc_engine
+
+
 def _ap(y, s):
     return _average_precision(_threshold_table(y, s))
 
@@ -154,6 +160,8 @@ class _Bootstrap:
         if self.progress is None:
             return metric
 
+        # wraps keeps the metric's bootstrap_engine: the bar is then completed after the run.
+        @functools.wraps(metric)
         def counted(*columns):
             self.progress.update(1)
             return metric(*columns)

@@ -1,0 +1,198 @@
+"""The kernel layer (``evalmetrics._kernels``) and what every caller gets from it.
+
+* The bootstrap engine is a property the metric carries: a ``functools.wraps``
+  wrapper of ``roc_auc`` takes it (proved with a spy on the engine, never by
+  timing) and gives the same interval to the bit; a plain lambda takes the
+  generic path and agrees to 1e-12; ``engine=`` selects it explicitly.
+* Every caller of a kernel gets the kernel's number: DeLong, the bootstrap
+  engine and the teaching versions divide the same ``2 U``; the one Brier
+  score and the one normal distribution function agree with their plain
+  formulas and with SciPy.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import pytest
+
+import evalmetrics as em
+from evalmetrics._kernels import auc, brier, normal
+from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+
+
+def tied_scores(seed, n=120, decimals=1):
+    """Binary labels and scores with ties (rounded to ``decimals``), both classes present."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.35).astype(int)
+    y[:2] = [0, 1]
+    a = rng.normal(size=n) + y
+    b = a + rng.normal(size=n)
+    if decimals is not None:
+        a, b = np.round(a, decimals), np.round(b, decimals)
+    return y, a, b
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """A list that records every engine built: the proof that a run took the fast path."""
+    calls = []
+    real = _bootstrap_auc.AucEngine
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(_bootstrap_auc, "AucEngine", spy)
+    return calls
+
+
+def assert_identical(a, b):
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+    assert (a.estimate, tuple(a.interval), a.standard_error, a.n_skipped) == (
+        b.estimate, tuple(b.interval), b.standard_error, b.n_skipped)
+
+
+# ---------------------------------------------------------------------------
+# the engine as a property of the metric
+# ---------------------------------------------------------------------------
+
+def test_the_auc_functions_carry_the_engine():
+    for metric in (em.roc_auc, em.rank_auc, em.pairwise_auc):
+        assert metric.bootstrap_engine is _bootstrap_auc.auc_engine
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("decimals", [None, 1])
+def test_a_wraps_wrapper_of_roc_auc_takes_the_engine_and_gives_the_same_interval(engine_calls, method, decimals):
+    y, a, _ = tied_scores(1, decimals=decimals)
+
+    @functools.wraps(em.roc_auc)
+    def wrapped(y_true, y_score):
+        return em.roc_auc(y_true, y_score)
+
+    direct = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=300, method=method, seed=3)
+    assert len(engine_calls) == 1
+    through = em.bootstrap_interval(wrapped, y, a, n_resamples=300, method=method, seed=3)
+    assert len(engine_calls) == 2  # the wrapper went through the engine too
+    assert_identical(through, direct)
+
+
+def test_a_wraps_wrapper_takes_the_engine_in_the_paired_difference(engine_calls):
+    y, a, b = tied_scores(2)
+
+    @functools.wraps(em.roc_auc)
+    def wrapped(y_true, y_score):
+        return em.roc_auc(y_true, y_score)
+
+    direct = em.bootstrap_difference(em.roc_auc, y, a, b, n_resamples=200, seed=4)
+    through = em.bootstrap_difference(wrapped, y, a, b, n_resamples=200, seed=4)
+    assert len(engine_calls) == 2
+    assert_identical(through, direct)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_a_plain_lambda_takes_the_generic_path_and_agrees(engine_calls, method):
+    y, a, _ = tied_scores(5)
+    plain = em.bootstrap_interval(lambda t, s: em.roc_auc(t, s), y, a, n_resamples=300, method=method, seed=6)
+    assert engine_calls == []  # no attribute, no engine: the metric was called on every resample
+    fast = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=300, method=method, seed=6)
+    np.testing.assert_allclose(plain.distribution, fast.distribution, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tuple(plain.interval), tuple(fast.interval), rtol=0, atol=1e-12)
+    assert abs(plain.estimate - fast.estimate) <= 1e-12
+
+
+def test_engine_none_calls_the_metric_and_an_explicit_engine_is_used(engine_calls):
+    y, a, _ = tied_scores(7)
+    calls = []
+
+    def counted(t, s):
+        calls.append(1)
+        return em.roc_auc(t, s)
+
+    generic = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=50, seed=8, engine=None)
+    assert engine_calls == []
+    chosen = em.bootstrap_interval(counted, y, a, n_resamples=50, seed=8, engine=_bootstrap_auc.auc_engine)
+    assert len(engine_calls) == 1 and calls == []  # the engine replaced every metric call
+    np.testing.assert_allclose(generic.distribution, chosen.distribution, rtol=0, atol=1e-12)
+
+
+def test_the_engine_is_not_used_with_groups_or_weights(engine_calls):
+    y, a, _ = tied_scores(9)
+    groups = np.arange(len(y)) % 10
+    em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, seed=1, groups=groups)
+
+    @functools.wraps(em.roc_auc)
+    def weighted(y_true, y_score, sample_weight):
+        return em.roc_auc(y_true, y_score, sample_weight=sample_weight)
+
+    # The engine computes the AUC of (y_true, y_score) alone: a third column is not its input.
+    em.bootstrap_interval(weighted, y, a, np.ones(len(y)), n_resamples=20, seed=1)
+    assert engine_calls == []
+
+
+def test_bad_engine_is_refused():
+    y, a, _ = tied_scores(10)
+    with pytest.raises(TypeError, match="engine"):
+        em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, engine="fast")
+    with pytest.raises(ValueError, match="engine"):
+        em.bootstrap_difference(em.roc_auc, y, a, a, n_resamples=20, groups=np.arange(len(y)) % 3,
+                                engine=_bootstrap_auc.auc_engine)
+
+
+def test_the_report_auc_takes_the_engine(engine_calls):
+    from evalmetrics.report.model import _auc
+
+    y, a, _ = tied_scores(11)
+    through = em.bootstrap_interval(_auc, y == 1, a, n_resamples=100, seed=2)
+    assert len(engine_calls) == 1
+    assert_identical(through, em.bootstrap_interval(em.roc_auc, y, a, n_resamples=100, seed=2))
+
+
+# ---------------------------------------------------------------------------
+# one count, one Brier score, one normal distribution function
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("decimals", [None, 1, 0])
+def test_every_auc_route_divides_the_same_count(decimals):
+    y, a, _ = tied_scores(12, n=200, decimals=decimals)
+    is_positive = y == 1
+    doubled, positives, negatives = auc.twice_u(a, is_positive)
+    expected = auc.auc_from_twice_u(doubled, positives, negatives)
+    engine = _bootstrap_auc.auc_engine(y, a)
+    routes = [em.roc_auc(y, a), em.rank_auc(y, a), em.pairwise_auc(y, a), em.delong_interval(y, a).estimate,
+              engine.estimate(), auc.roc_auc(is_positive, a)]
+    assert routes == [expected] * len(routes)  # to the bit
+
+
+def test_the_brier_kernel_is_the_mean_of_squares():
+    rng = np.random.default_rng(13)
+    y, p, w = rng.integers(0, 2, 500), rng.random(500), rng.random(500)
+    assert brier.brier(y == 1, p) == float(np.mean((p - y) ** 2))
+    assert brier.brier(y.astype(float), p, w) == pytest.approx(float(np.sum(w * (p - y) ** 2) / w.sum()), rel=1e-14)
+    assert em.brier_score(y, p, sample_weight=w) == brier.brier(y == 1, p, w)
+
+
+def test_the_normal_cdf_matches_scipy_in_both_tails():
+    from scipy.special import ndtr
+
+    # Down to Phi = 1e-300 (SciPy flushes the subnormal tail to 0); its own error there is near 1e-13.
+    x = np.r_[np.linspace(-37.0, 8.0, 2001), -1e300, 0.0, 1e300, -np.inf, np.inf]
+    np.testing.assert_allclose(em.normal_cdf(x), ndtr(x), rtol=5e-13, atol=0)
+    assert em.normal_cdf(1.959963984540054) == pytest.approx(0.975, abs=1e-15)
+    assert isinstance(em.normal_cdf(0.5), float) and em.normal_cdf(0) == 0.5
+    for p in (1e-300, 1e-10, 0.025, 0.5, 0.9, 1 - 1e-12):
+        assert normal.cdf(normal.quantile(p)) == pytest.approx(p, rel=1e-13)
+
+
+def test_normal_cdf_refuses_what_is_not_a_number():
+    with pytest.raises(TypeError, match="x"):
+        em.normal_cdf("1.0")
+    with pytest.raises(TypeError, match="x"):
+        em.normal_cdf(True)
+    with pytest.raises(ValueError, match="NaN"):
+        em.normal_cdf(math.nan)
+    with pytest.raises(ValueError, match="NaN"):
+        em.normal_cdf([0.0, math.nan])
