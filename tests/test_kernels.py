@@ -196,3 +196,79 @@ def test_normal_cdf_refuses_what_is_not_a_number():
         em.normal_cdf(math.nan)
     with pytest.raises(ValueError, match="NaN"):
         em.normal_cdf([0.0, math.nan])
+
+
+# ---------------------------------------------------------------------------
+# the packed sort keys over arbitrary finite floats (hypothesis)
+# ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from evalmetrics._kernels import sorting  # noqa: E402
+
+_LARGEST = np.finfo(np.float64).max
+_EDGES = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, -2.2250738585072014e-308,
+          np.nextafter(2.2250738585072014e-308, 0.0), _LARGEST, -_LARGEST, np.nextafter(_LARGEST, 0.0),
+          1.0, -1.0, np.nextafter(1.0, 2.0), 2.0 ** 53, -(2.0 ** 53)]
+# Any finite double (hypothesis favours the awkward ones), or a hand-picked edge.
+finite_floats = st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(_EDGES))
+
+
+@st.composite
+def scored_rows(draw):
+    values = np.array(draw(st.lists(finite_floats, min_size=1, max_size=60)), dtype=np.float64)
+    if draw(st.booleans()):  # ties: repeat some of the values
+        values = values[np.array(draw(st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=60)))]
+    labels = np.array(draw(st.lists(st.booleans(), min_size=len(values), max_size=len(values))))
+    return values, labels
+
+
+def _check_keys(values, labels):
+    """The keys of ``values`` sort them as np.argsort(kind="stable") does, and decode back."""
+    ordered = sorting.order_keys(values)
+    if ordered is None:
+        return False
+    keys, decode = ordered
+    assert keys.dtype == np.int64 and keys.min() >= 0
+    np.testing.assert_array_equal(np.argsort(keys, kind="stable"), np.argsort(values, kind="stable"))
+    # Decoded, the sorted keys are the sorted scores, bit for bit (-0.0 read as +0.0).
+    decoded = decode(np.sort(keys))
+    np.testing.assert_array_equal(decoded.view(np.int64), (np.sort(values) + 0.0).view(np.int64))
+    # With the labels packed in: negatives first inside a tie, the labels carried along.
+    packed, decode = sorting.order_keys(values, labels.astype(np.uint8))
+    assert packed.dtype == np.uint64
+    by_score_then_label = np.lexsort((labels, values))
+    np.testing.assert_array_equal(np.argsort(packed, kind="stable"), by_score_then_label)
+    np.testing.assert_array_equal(sorting.labels_of(np.sort(packed)), labels[by_score_then_label])
+    descending = decode((np.sort(packed)[::-1] >> np.uint64(1)).view(np.int64), descending=True)
+    np.testing.assert_array_equal(descending.view(np.int64), (np.sort(values)[::-1] + 0.0).view(np.int64))
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(scored_rows())
+def test_packed_keys_sort_like_a_stable_argsort(rows):
+    values, labels = rows
+    if not _check_keys(values, labels):
+        # Only a range no 63-bit key can span (both signs, tiny to huge) is split by sign,
+        # and each sign alone always fits.
+        above = values > 0
+        assert above.any() and (~above).any()
+        for part in (above, ~above):
+            assert _check_keys(values[part], labels[part])
+
+
+@settings(max_examples=200, deadline=None)
+@given(scored_rows())
+def test_auc_and_table_over_arbitrary_floats_equal_the_pairwise_oracle(rows):
+    values, labels = rows
+    doubled, positives, negatives = auc.twice_u(values, labels)
+    assert (positives, negatives) == (int(labels.sum()), int((~labels).sum()))
+    positive, negative = values[labels][:, None], values[~labels][None, :]
+    assert doubled == 2 * int(np.sum(positive > negative)) + int(np.sum(positive == negative))
+    thresholds, tp, fp = sorting.score_table(values, labels)
+    distinct = np.unique(values + 0.0)[::-1]
+    np.testing.assert_array_equal(thresholds, distinct)
+    np.testing.assert_array_equal(tp, [np.sum(labels & (values >= t)) for t in distinct])
+    np.testing.assert_array_equal(fp, [np.sum(~labels & (values >= t)) for t in distinct])
