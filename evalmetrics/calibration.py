@@ -138,7 +138,7 @@ def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
         y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
         score_name="y_prob", probability=True,
     )
-    if weights is not None and not weights.sum() > 0:
+    if weights is not None and not np.any(weights > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
     return is_positive.astype(float), prob, weights
 
@@ -273,7 +273,7 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
     )
     if w is None:
         return brier(is_positive, p)
-    if not w.sum() > 0:
+    if not np.any(w > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
     return brier(is_positive, p, w)
 

@@ -28,7 +28,8 @@ from . import arrays
 from .arrays import UndefinedMetricWarning
 from ._kernels import auc as _auc
 from ._kernels.bootstrap_auc import auc_engine
-from ._kernels.sorting import score_table, weighted_score_table
+from ._kernels.sorting import integer_ranks, score_table, weighted_score_table
+from ._kernels.weights import scale_free
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -56,6 +57,8 @@ class ThresholdTable:
     Attributes
     ----------
     thresholds : ndarray of float64, strictly decreasing
+        (for integer scores beyond 2**53, which the rows keep apart, the
+        nearest floats, which can repeat)
     true_positives, false_positives : ndarray
         Cumulative counts, non-decreasing.
     positives, negatives : int or float
@@ -162,7 +165,9 @@ def _refuse_zero_weights(weights):
         raise ValueError("sample_weight is zero for every row")
 
 
-def _threshold_table(is_positive, values, weights=None):
+def _threshold_table(is_positive, values, weights=None, distinct=None):
+    """The table; with ``distinct`` the values are ranks of those integers, which the
+    thresholds report (as the nearest floats)."""
     _refuse_zero_weights(weights)
     if weights is None:
         thresholds, tp, fp = score_table(values, is_positive)
@@ -170,9 +175,25 @@ def _threshold_table(is_positive, values, weights=None):
     else:
         thresholds, _, _, tp, fp = weighted_score_table(values, is_positive, weights)
         positives, negatives = float(tp[-1]), float(fp[-1])
+    if distinct is not None:
+        thresholds = distinct[thresholds.astype(np.intp)].astype(np.float64)
     for column in (thresholds, tp, fp):
         column.flags.writeable = False
     return ThresholdTable(thresholds, tp, fp, positives, negatives)
+
+
+def _ratio_table(y_true, y_score, pos_label, sample_weight):
+    """The validated table of a curve or metric made of ratios of its counts.
+
+    The weights are taken at a safe scale (exact: a power of two), so the
+    rates are the same for weights at any scale, where the cumulative sums
+    of weights near the float limit would overflow.
+    """
+    y_score, distinct = integer_ranks(y_score)
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _threshold_table(is_positive, values, scale_free(weights), distinct)
 
 
 def _one_class_warning(what):
@@ -246,10 +267,11 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> table.precision.round(4)[:4]
     array([1.    , 0.5   , 0.6667, 0.5   ])
     """
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _threshold_table(is_positive, values, weights)
+    return _threshold_table(is_positive, values, weights, distinct)
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -275,7 +297,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> curve.thresholds[:2]
     array([ inf, 0.95])
     """
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     # Each column is written once into its final array, behind the point at +inf.
     # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
     fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
@@ -308,6 +330,7 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> roc_auc(units.y_true, units.y_score)  # 25.5 / 32
     0.796875
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
@@ -342,7 +365,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     >>> curve.recall[:7]
     array([0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  ])
     """
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     tp = table.true_positives
     # Written straight into the outputs: the flagged count, then precision over it.
     precision = np.add(tp, table.false_positives, out=np.empty(len(table)), casting="unsafe")
@@ -371,13 +394,14 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> round(average_precision(units.y_true, units.y_score), 4)  # 83 / 120
     0.6917
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
     value = _auc.average_precision(values, is_positive) if weights is None else None
     if value is None or value != value:
         # The sign split, weights, or no positives (the table path warns).
-        value = _average_precision(_threshold_table(is_positive, values, weights))
+        value = _average_precision(_threshold_table(is_positive, values, scale_free(weights)))
     return value
 
 
@@ -408,7 +432,7 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     0.6
     """
     target = _check_rate(recall, "recall")
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     if table.positives == 0:
         _one_class_warning("precision at a recall (no positives)")
         return float("nan")
@@ -444,7 +468,7 @@ def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_l
     0.75
     """
     target = _check_rate(false_positive_rate, "false_positive_rate")
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     if table.positives == 0 or table.negatives == 0:
         _one_class_warning("recall at a false positive rate")
         return float("nan")

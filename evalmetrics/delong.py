@@ -32,6 +32,7 @@ import numpy as np
 from . import arrays
 from ._kernels import normal
 from ._kernels.auc import auc_from_twice_u
+from ._kernels.sorting import integer_ranks
 from .arrays import UndefinedMetricWarning
 from .intervals import ConfidenceInterval, _check_confidence, normal_quantile
 
@@ -262,6 +263,7 @@ def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
     (0.1368, 0.4281, 0.9536)
     """
     confidence = _check_confidence(confidence)
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, _ = arrays.binary_scores(y_true, y_score, pos_label=pos_label)
     return _delong_interval(is_positive, values, confidence)
 
@@ -303,8 +305,8 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence=0.95, pos_label=None
     (0.1094, 0.0853, 0.1998)
     """
     confidence = _check_confidence(confidence)
-    is_positive, values_a, _ = arrays.binary_scores(y_true, y_score_a, pos_label=pos_label,
+    is_positive, values_a, _ = arrays.binary_scores(y_true, integer_ranks(y_score_a)[0], pos_label=pos_label,
                                                     score_name="y_score_a")
-    values_b = arrays.scores(y_score_b, "y_score_b")
+    values_b = arrays.scores(integer_ranks(y_score_b)[0], "y_score_b")
     arrays.same_length(y_true=is_positive, y_score_b=values_b)
     return _delong_test(is_positive, values_a, values_b, confidence)

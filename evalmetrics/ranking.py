@@ -20,6 +20,8 @@ import numpy as np
 from . import arrays
 from ._kernels.auc import auc_from_twice_u
 from ._kernels.bootstrap_auc import auc_engine
+from ._kernels.sorting import integer_ranks
+from ._kernels.weights import scale_free
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -74,6 +76,7 @@ def _pairwise_auc(is_positive, values, weights=None):
     if weights is None:
         positive_weights = negative_weights = None
     else:
+        weights = scale_free(weights)  # the product of the class totals stays in range
         positive_weights, negative_weights = weights[is_positive], weights[~is_positive]
     rows = max(1, _PAIRS_PER_BLOCK // len(negative_scores))
     wins = 0  # twice the wins, so ties (half a win) stay integers when unweighted
@@ -113,7 +116,7 @@ def midranks(values):
     >>> midranks(twelve_units().y_score)[4:10]  # units 7 and 8 share ranks 5 and 6
     array([8. , 7. , 5.5, 5.5, 4. , 3. ])
     """
-    values = arrays.scores(values, "values")
+    values = arrays.scores(integer_ranks(values)[0], "values")
     return _doubled_midranks(values) / 2.0
 
 
@@ -146,6 +149,7 @@ def rank_auc(y_true, y_score, *, pos_label=None):
     >>> rank_auc(units.y_true, units.y_score)  # (35.5 - 10) / 32
     0.796875
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, _ = arrays.binary_scores(y_true, y_score, pos_label=pos_label)
     return _rank_auc(is_positive, values)
 
@@ -182,6 +186,7 @@ def pairwise_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> pairwise_auc(units.y_true, units.y_score)  # 25.5 of 32 pairs
     0.796875
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )

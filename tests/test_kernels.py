@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -272,3 +273,168 @@ def test_auc_and_table_over_arbitrary_floats_equal_the_pairwise_oracle(rows):
     np.testing.assert_array_equal(thresholds, distinct)
     np.testing.assert_array_equal(tp, [np.sum(labels & (values >= t)) for t in distinct])
     np.testing.assert_array_equal(fp, [np.sum(~labels & (values >= t)) for t in distinct])
+
+
+# ---------------------------------------------------------------------------
+# precision: weights at any scale, integer scores beyond 2**53
+# ---------------------------------------------------------------------------
+
+def _flat(value):
+    """Any result (number, array, named tuple or dataclass of them) as one flat float array."""
+    if hasattr(value, "__dataclass_fields__"):
+        value = [getattr(value, name) for name in value.__dataclass_fields__]
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([_flat(v) for v in value])
+    return np.atleast_1d(np.asarray(value, dtype=float)).ravel()
+
+
+def _pr_points(y, s, **options):
+    return tuple(em.precision_recall_curve(y, s, **options)[:2])
+
+
+def _roc_points(y, s, **options):
+    return tuple(em.roc_curve(y, s, **options)[:2])
+
+
+def _youden(y, s, **options):
+    return tuple(em.youden_index(y, s, **options))
+
+
+def _platt(y, s, **options):
+    fitted = em.PlattScaling().fit(s, y, **options)
+    return fitted.slope, fitted.intercept
+
+
+# Every weighted metric whose value is a ratio of weighted sums: (name, call, second argument).
+SCALE_FREE = [
+    ("accuracy", em.accuracy, "pred"),
+    ("precision", functools.partial(em.precision, zero_division=0), "pred"),
+    ("recall", functools.partial(em.recall, zero_division=0), "pred"),
+    ("specificity", functools.partial(em.specificity, zero_division=0), "pred"),
+    ("false_positive_rate", functools.partial(em.false_positive_rate, zero_division=0), "pred"),
+    ("negative_predictive_value", functools.partial(em.negative_predictive_value, zero_division=0), "pred"),
+    ("f1", functools.partial(em.f1, zero_division=0), "pred"),
+    ("f_beta", functools.partial(em.f_beta, beta=2.0, zero_division=0), "pred"),
+    ("balanced_accuracy", functools.partial(em.balanced_accuracy, zero_division=0), "pred"),
+    ("matthews_correlation", em.matthews_correlation, "pred"),
+    ("cohen_kappa", functools.partial(em.cohen_kappa, zero_division=0), "pred"),
+    ("cohen_kappa_quadratic", functools.partial(em.cohen_kappa, weights="quadratic", zero_division=0), "pred"),
+    ("averaged_scores_macro", functools.partial(em.averaged_scores, zero_division=0), "pred"),
+    ("averaged_scores_weighted", functools.partial(em.averaged_scores, average="weighted", zero_division=0),
+     "pred"),
+    ("f1_of_macro_averages", functools.partial(em.f1_of_macro_averages, zero_division=0), "pred"),
+    ("roc_auc", em.roc_auc, "score"),
+    ("pairwise_auc", em.pairwise_auc, "score"),
+    ("average_precision", em.average_precision, "score"),
+    ("roc_curve", _roc_points, "score"),
+    ("precision_recall_curve", _pr_points, "score"),
+    ("precision_at_recall", functools.partial(em.precision_at_recall, recall=0.5), "score"),
+    ("recall_at_false_positive_rate", functools.partial(em.recall_at_false_positive_rate, false_positive_rate=0.3),
+     "score"),
+    ("youden_index", _youden, "score"),
+    ("brier_score", em.brier_score, "prob"),
+    ("mean_squared_error", em.mean_squared_error, "real"),
+    ("root_mean_squared_error", em.root_mean_squared_error, "real"),
+    ("mean_absolute_error", em.mean_absolute_error, "real"),
+    ("mean_absolute_percentage_error", em.mean_absolute_percentage_error, "real"),
+    ("r2_score", em.r2_score, "real"),
+    ("best_constant", lambda y, _, **o: em.best_constant(y, **o), "real"),
+    ("mape_optimal_constant", lambda y, _, **o: em.mape_optimal_constant(y, **o), "real"),
+    ("isotonic_regression", lambda y, _, **o: em.isotonic_regression(y, **o), "real"),
+    ("platt_scaling", _platt, "score"),
+]
+
+# An iterative fit agrees only to its stopping rule (a step below 1e-13 on standardised scores
+# stops Newton's method; weights one rounding apart then end up to about 1e-9 apart), so it
+# gets 1e-8; every other entry is a closed form.  Powers of two give it the same bits.
+_TOLERANCE = {"platt_scaling": 1e-8}
+
+# Factors of the weights: powers of ten and two across the range, and up to the float limit.
+_FACTORS = [1e-160, 1e154, 1e-300, 1e300, 2.0 ** -1000, 2.0 ** 1000, 3.7e-200, 9.1e250]
+
+
+def _weighted_problem(seed, kind):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(8, 80))
+    y = rng.integers(0, 2, n)
+    y[:2] = 0, 1
+    weights = rng.random(n) * rng.choice([1.0, 1e-3], n) + 1e-6  # a spread of magnitudes
+    if kind == "pred":
+        second = np.where(rng.random(n) < 0.7, y, 1 - y)
+    elif kind == "score":
+        second = np.round(rng.normal(size=n) + y, int(rng.integers(0, 2)))  # ties
+    elif kind == "prob":
+        second = np.round(rng.random(n), 1)
+    else:
+        y = rng.normal(size=n) + 3.0
+        second = y + rng.normal(size=n)
+    return y, second, weights
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("name, metric, kind", SCALE_FREE, ids=[entry[0] for entry in SCALE_FREE])
+def test_weighted_metrics_do_not_change_when_the_weights_are_rescaled(name, metric, kind, seed):
+    y, second, weights = _weighted_problem(1000 * seed + len(name), kind)
+    rng = np.random.default_rng(seed)
+    factors = _FACTORS + [10.0 ** int(rng.integers(-300, 300)), 2.0 ** int(rng.integers(-1000, 1000))]
+    rescaled = [(f"times {f:g}", weights * f) for f in factors]
+    # Near the float limit: the largest weight just below it, where the sums overflow.
+    rescaled.append(("up to the float limit", weights / weights.max() * (np.finfo(np.float64).max * rng.uniform(0.5, 1))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        reference = _flat(metric(y, second, sample_weight=weights))
+        assert np.all(np.isfinite(reference) | np.isnan(reference))
+        for label, other in rescaled:
+            scaled = _flat(metric(y, second, sample_weight=other))
+            np.testing.assert_allclose(scaled, reference, rtol=_TOLERANCE.get(name, 1e-12), atol=0, equal_nan=True,
+                                       err_msg=f"{name}, weights {label}")
+        for factor in (2.0 ** -1000, 2.0 ** 1000, 2.0 ** -300):
+            # A power of two changes no bit of the scaled weights, hence none of the result.
+            np.testing.assert_array_equal(_flat(metric(y, second, sample_weight=weights * factor)), reference,
+                                          err_msg=f"{name}, weights times {factor:g}")
+
+
+def _big_integer_problem(seed):
+    """Integer scores near +-2**62 a few units apart: float64 would merge most of them."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 120))
+    y = rng.integers(0, 2, n)
+    y[:2] = 0, 1
+    centre = int(rng.choice([2**62, -(2**62), 2**53, 2**63 - 600]))
+    scores = np.array([centre + int(k) for k in rng.integers(-250, 250, n)], dtype=np.int64)
+    if seed % 3 == 0:  # a perfect ranking that float64 would turn into one big tie
+        scores = np.where(y == 1, scores + 500 if centre < 2**63 - 600 else scores, scores - 500)
+        scores[y == 1] = np.maximum(scores[y == 1], scores[y == 0].max() + 1)
+    return y, scores
+
+
+def _exact_auc(y, scores):
+    positive, negative = scores[y == 1][:, None], scores[y == 0][None, :]
+    wins = 2 * int(np.sum(positive > negative)) + int(np.sum(positive == negative))  # int64 compares exactly
+    return wins / (2 * positive.size * negative.size)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_integer_scores_beyond_2_53_keep_their_order(seed):
+    from sklearn.metrics import average_precision_score
+
+    y, scores = _big_integer_problem(seed)
+    exact = _exact_auc(y, scores)
+    if seed % 3 == 0:
+        assert exact == 1.0
+    ranks = np.unique(scores, return_inverse=True)[1]
+    assert em.roc_auc(y, scores) == exact
+    assert em.rank_auc(y, scores) == exact
+    assert em.pairwise_auc(y, scores) == exact
+    assert em.roc_auc(y, scores, sample_weight=np.ones(len(y))) == pytest.approx(exact, rel=1e-15)
+    assert em.delong_interval(y, scores).estimate == exact
+    assert _bootstrap_auc.auc_engine(y, scores).estimate() == exact
+    assert em.average_precision(y, scores) == pytest.approx(average_precision_score(y, ranks), abs=1e-15)
+    np.testing.assert_array_equal(em.midranks(scores), em.midranks(ranks))
+    table = em.threshold_table(y, scores)
+    distinct = np.unique(scores)[::-1]
+    assert len(table) == len(distinct)  # no false ties
+    np.testing.assert_array_equal(table.true_positives, [np.sum((y == 1) & (scores >= t)) for t in distinct])
+    np.testing.assert_array_equal(table.thresholds, distinct.astype(np.float64))
+    difference = em.delong_test(y, scores, -scores).difference
+    assert difference == pytest.approx(exact - (1.0 - exact), abs=1e-15)

@@ -7,7 +7,8 @@ optional non-negative float64 weights, at least one positive):
   (pairs in order, ties one half), from the packed sort keys.
 * :func:`auc_from_twice_u` -- ``2 U / (2 P N)``: the division every unweighted AUC
   ends with (curves, DeLong, the bootstrap), so they agree to the bit.
-* :func:`roc_auc` -- the AUC, weighted or not; NaN (no warning) when a class is empty.
+* :func:`roc_auc` -- the AUC, weighted or not (the same for weights at any scale);
+  NaN (no warning) when a class is empty.
 * :func:`average_precision` -- the unweighted average precision from the positions
   of the positives in the one sort (None when the scores need the sign split).
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .sorting import by_sign, labels_of, sorted_keys, weighted_score_table
+from .weights import scale_free
 
 __all__ = ["auc_from_twice_u", "average_precision", "roc_auc", "twice_u"]
 
@@ -105,8 +107,9 @@ def roc_auc(is_positive, values, weights=None):
         if positives == 0 or negatives == 0:
             return float("nan")
         return auc_from_twice_u(doubled, positives, negatives)
-    # Every negative earns the positive weight above it, ties half.
-    _, pos, neg, tp, fp = weighted_score_table(values, is_positive, weights)
+    # Every negative earns the positive weight above it, ties half.  At the scale of
+    # scale_free the product of the two class totals can neither overflow nor underflow.
+    _, pos, neg, tp, fp = weighted_score_table(values, is_positive, scale_free(weights))
     if tp[-1] == 0 or fp[-1] == 0:
         return float("nan")
     above = tp - pos

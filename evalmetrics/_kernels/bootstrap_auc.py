@@ -41,6 +41,7 @@ import numpy as np
 
 from .. import arrays
 from .auc import auc_from_twice_u
+from .sorting import integer_ranks
 
 # Elements drawn per chunk: about 8 MB of int64 indices, a few such arrays alive at once.
 _CHUNK = 1 << 20
@@ -278,10 +279,11 @@ def auc_engine(y_true, y_score, other_score=None):
     Validation is the metric's own, run once on all rows: a resample holds a
     subset of the labels, so it passes whenever the full data do.
     """
-    is_positive, values, _ = arrays.binary_scores(y_true, y_score)
+    # Integer scores beyond 2**53 by their exact ranks: only the order counts.
+    is_positive, values, _ = arrays.binary_scores(y_true, integer_ranks(y_score)[0])
     other = None
     if other_score is not None:
-        other = arrays.scores(other_score, "y_score")
+        other = arrays.scores(integer_ranks(other_score)[0], "y_score")
         arrays.same_length(y_true=is_positive, y_score=other)
     return AucEngine(is_positive, values, other)
 

@@ -4,12 +4,15 @@ Contract (clean input: ``y`` a bool mask of positives or float 0/1 outcomes,
 ``p`` float64 forecasts of the same length, optional non-negative float64
 weights with a positive sum):
 
-* :func:`brier` -- the (weighted) mean of ``(p - y)^2``, a float.
+* :func:`brier` -- the (weighted) mean of ``(p - y)^2``, a float (the same for weights
+  at any scale).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .weights import scale_free
 
 __all__ = ["brier"]
 
@@ -28,7 +31,7 @@ def brier(y, p, weights=None):
     1e-15.
     """
     if weights is not None:
-        return float(np.average((p - y) ** 2, weights=weights))
+        return float(np.average((p - y) ** 2, weights=scale_free(weights)))
     n = len(p)
     error = np.empty(min(n, _BLOCK))
     total = 0.0

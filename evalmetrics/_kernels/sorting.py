@@ -9,7 +9,8 @@ Contracts (clean input: 1-D float64 scores, finite; a bool mask of positives):
 * :func:`by_sign` -- a kernel run on each sign apart and combined (the 64-bit case).
 * :func:`score_table` -- distinct scores (decreasing) with cumulative TP and FP, int64.
 * :func:`weighted_score_table` -- the same with weights: float64 sums, zero weights dropped.
-* :func:`integer_ranks` -- order-preserving exact float64 ranks of integers beyond 2**53.
+* :func:`integer_ranks` -- exact float64 ranks in place of integer scores beyond 2**53
+  (which float64 would round into false ties), and the distinct integers.
 """
 
 from __future__ import annotations
@@ -244,3 +245,30 @@ def weighted_score_table(values, is_positive, weights):
     tp = np.cumsum(np.where(is_positive, weights, 0.0))[last]
     fp = np.cumsum(np.where(is_positive, 0.0, weights))[last]
     return values[last] + 0.0, np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0), tp, fp
+
+
+# float64 holds every integer up to 2**53 exactly; beyond, distinct integers can round to
+# one float (2**53 and 2**53 + 1) and tie falsely, so those scores are replaced by ranks.
+_EXACT_INTEGERS = 2**53
+
+
+def integer_ranks(scores):
+    """``(scores, None)``, or for integer scores beyond +-2**53 ``(ranks, distinct)``.
+
+    The ranks (float64, 0 for the smallest distinct score) are exact and
+    order the rows as the integers do, ties included; ``distinct`` holds
+    the sorted distinct integers, so ``distinct[rank]`` is a row's score.
+    Anything else (floats, lists of floats, small integers, arrays that
+    validation will refuse) comes back unchanged.
+    """
+    if isinstance(scores, (str, bytes)):
+        return scores, None
+    array = np.asarray(scores)
+    if array.dtype.kind not in "iu" or array.size == 0 or array.ndim not in (1, 2):
+        return scores, None
+    if array.ndim == 2 and array.shape[1] != 1:
+        return scores, None
+    if -_EXACT_INTEGERS <= int(array.min()) and int(array.max()) <= _EXACT_INTEGERS:
+        return scores, None
+    distinct, inverse = np.unique(array.ravel(), return_inverse=True)
+    return inverse.astype(np.float64), distinct
