@@ -258,17 +258,21 @@ def integer_ranks(scores):
     The ranks (float64, 0 for the smallest distinct score) are exact and
     order the rows as the integers do, ties included; ``distinct`` holds
     the sorted distinct integers, so ``distinct[rank]`` is a row's score.
-    Anything else (floats, lists of floats, small integers, arrays that
-    validation will refuse) comes back unchanged.
+    Anything else (floats, small integers, arrays that validation will
+    refuse) comes back as it is, as an array when it converts to one.
     """
     if isinstance(scores, (str, bytes)):
         return scores, None
-    array = np.asarray(scores)
+    try:
+        array = np.asarray(scores)
+    except (TypeError, ValueError):
+        return scores, None  # validation names the problem
+    # The array itself goes on, so a list is converted once.
     if array.dtype.kind not in "iu" or array.size == 0 or array.ndim not in (1, 2):
-        return scores, None
+        return array, None
     if array.ndim == 2 and array.shape[1] != 1:
-        return scores, None
+        return array, None
     if -_EXACT_INTEGERS <= int(array.min()) and int(array.max()) <= _EXACT_INTEGERS:
-        return scores, None
+        return array, None
     distinct, inverse = np.unique(array.ravel(), return_inverse=True)
     return inverse.astype(np.float64), distinct
