@@ -10,17 +10,20 @@
   one metric between two models scored on the same rows.
 
 The normal quantile ``z`` is computed here without SciPy
-(:func:`normal_quantile`), to about 1e-15.  With ``groups=None`` the
-resamples are drawn exactly as ``scipy.stats.bootstrap(data, statistic,
-paired=True, vectorized=False, rng=seed)`` draws them, so both give the same
-percentile and BCa intervals when no resample is skipped.  ``draws="counts"``
-trades that identity for speed on heavily tied AUC data: it draws how many
-times each cell of tied scores is chosen instead of the rows themselves.
+(:func:`normal_quantile`, to about 1e-15; :func:`normal_cdf` is its
+inverse).  With ``groups=None`` the resamples are drawn exactly as
+``scipy.stats.bootstrap(data, statistic, paired=True, vectorized=False,
+rng=seed)`` draws them, so both give the same percentile and BCa intervals
+when no resample is skipped.  ``draws="counts"`` trades that identity for
+speed on heavily tied AUC data: it draws how many times each cell of tied
+scores is chosen instead of the rows themselves.
 
-For the package's own AUC functions (and no groups), the same resamples
-are evaluated from counts over the sorted rows, with a closed-form BCa
-jackknife: :mod:`evalmetrics._kernels.bootstrap_auc`.  DeLong's variance of the
-AUC is in :mod:`evalmetrics.delong`.
+For a metric that carries a sort-once engine (``metric.bootstrap_engine``:
+the package's AUC functions, and any ``functools.wraps`` wrapper of them)
+and no groups, the same resamples are evaluated from counts over the sorted
+rows, with a closed-form BCa jackknife:
+:mod:`evalmetrics._kernels.bootstrap_auc`.  DeLong's variance of the AUC
+is in :mod:`evalmetrics.delong`.
 """
 
 from __future__ import annotations

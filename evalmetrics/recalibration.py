@@ -266,7 +266,9 @@ class PlattScaling:
         positive = arrays.binary_labels(y, pos_label=pos_label, name="y")
         s = arrays.scores(scores, "scores")
         arrays.same_length(scores=s, y=positive)
-        w = scale_free(arrays.sample_weights(sample_weight, len(s)))
+        # Not scale_free: Platt's smoothed targets add one positive and one negative
+        # in units of weight, so the fit depends on the scale of the weights.
+        w = arrays.sample_weights(sample_weight, len(s))
         slope, intercept = _fit_platt(s, positive, w, bool(self.smooth_targets))
         return dataclasses.replace(self, slope=slope, intercept=intercept)
 
