@@ -426,5 +426,35 @@ def test_integer_scores_beyond_2_53_keep_their_order(seed):
     assert len(table) == len(distinct)  # no false ties
     np.testing.assert_array_equal(table.true_positives, [np.sum((y == 1) & (scores >= t)) for t in distinct])
     np.testing.assert_array_equal(table.thresholds, distinct.astype(np.float64))
+    curve = em.cost_curve(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
+    assert len(curve.total_cost) == len(distinct) + 1  # +inf, then every distinct integer
+    # Each row's cost from integer comparisons with its threshold, which float64 would blur.
+    exact_costs = [np.sum(y == 1) * 3.0] + [np.sum((scores >= t) & (y == 0)) + 3.0 * np.sum((scores < t) & (y == 1))
+                                            for t in distinct]
+    np.testing.assert_array_equal(curve.total_cost, exact_costs)
+    best = em.best_threshold(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
+    assert best.cost == min(exact_costs)
+    youden = em.youden_index(y, scores)
+    assert 0.0 <= youden.index <= 1.0 and youden.threshold in set(distinct.astype(np.float64)) | {np.inf}
     difference = em.delong_test(y, scores, -scores).difference
     assert difference == pytest.approx(exact - (1.0 - exact), abs=1e-15)
+
+
+def test_the_report_takes_the_engine_for_the_auc_and_its_difference(engine_calls):
+    import io
+
+    from evalmetrics.report import build_report, dataset_from_arrays
+    from evalmetrics.report.model import bootstrap_runs
+    from evalmetrics.report.progress import ProgressBar
+
+    y, a, b = tied_scores(14, n=150)
+    data = dataset_from_arrays(y, {"a": a, "b": b})
+    bar = ProgressBar(bootstrap_runs(data) * 41, stream=io.StringIO(), enabled=False)
+    report = build_report(data, resamples=40, seed=3, progress=bar)
+    # One engine per column's AUC interval and one for the paired AUC difference,
+    # although the report counts every metric call for its progress bar.
+    assert len(engine_calls) == 3
+    assert bar.done == bar.total  # the bar still completes
+    expected = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=40, seed=3)
+    auc = report.columns[0].auc
+    assert (auc.value, auc.low, auc.high) == (expected.estimate, *expected.interval)
