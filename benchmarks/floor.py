@@ -9,7 +9,7 @@ alternative to each), as multiples of one ``np.sort`` of the scores:
 
 * ``validate``: the package's input checks (labels binary, scores finite);
 * ``keys``: order-preserving integer keys of the scores (see
-  ``evalmetrics.ranking``), the price of carrying the labels through one sort;
+  ``evalmetrics._kernels.sorting``), the price of carrying the labels through one sort;
 * ``int sort``: ``np.sort`` of those packed int64 keys (the one sort);
 * ``split``: the alternative to keys, splitting the scores by class
   (``s[y == 1]``, ``s[y == 0]``), then ``sort both`` and ``searchsorted``
@@ -42,7 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import run  # noqa: E402  (benchmarks/run.py: the same data)
 
 import evalmetrics as em  # noqa: E402
-from evalmetrics import _bootstrap_auc, arrays, ranking  # noqa: E402
+from evalmetrics import arrays  # noqa: E402
+from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc  # noqa: E402
+from evalmetrics._kernels import sorting  # noqa: E402
 
 
 def medians(functions, rounds):
@@ -67,12 +69,12 @@ def rank_rows(sizes):
         for tied in (False, True):
             d = run.binary_data(n, tied)
             is_positive, values, _ = arrays.binary_scores(d.y, d.score)
-            keys, _ = ranking._order_keys(values)
+            keys, _ = sorting.order_keys(values)
             positives, negatives = np.sort(values[is_positive]), np.sort(values[~is_positive])
             t = medians({
                 "sort": lambda: np.sort(values),
                 "validate": lambda: arrays.binary_scores(d.y, d.score),
-                "keys": lambda: ranking._order_keys(values),
+                "keys": lambda: sorting.order_keys(values),
                 "int sort": lambda: np.sort(keys),
                 "split": lambda: (values[is_positive], values[~is_positive]),
                 "sort both": lambda: (np.sort(values[is_positive]), np.sort(values[~is_positive])),

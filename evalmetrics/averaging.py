@@ -72,8 +72,11 @@ class AveragedScores(NamedTuple):
     f_score: float
 
 
-def _class_counts(y_true, y_pred, labels, sample_weight):
+def _class_counts(y_true, y_pred, labels, sample_weight, ratio=False):
     """Validated ``(labels, tp, predicted, support)`` per class (internal).
+
+    With ``ratio`` (the caller returns ratios of the counts only) weighted
+    counts are summed at a safe scale, the same for weights at any scale.
 
     With explicit ``labels`` the counts of the listed classes are taken from
     the matrix of *all* rows, as scikit-learn does: a prediction of a listed
@@ -95,7 +98,7 @@ def _class_counts(y_true, y_pred, labels, sample_weight):
                 )
         return classes, np.diag(matrix), matrix.sum(axis=0), matrix.sum(axis=1)
     classes, matrix = _counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
-                                    metric="per_class_scores")
+                                    ratio=ratio, metric="per_class_scores")
     tp, predicted, support = np.diag(matrix), matrix.sum(axis=0), matrix.sum(axis=1)
     if labels is None:
         return classes, tp, predicted, support
@@ -209,7 +212,7 @@ def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1
         )
     beta = _check_beta(beta)
     arrays.check_zero_division(zero_division)
-    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight)
+    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight, ratio=True)
     if average == "micro":
         # Pooling first: every example counts once, whatever its class.
         p, r, f = _scores(tp.sum(), predicted.sum(), support.sum(), beta, zero_division)
@@ -243,7 +246,7 @@ def f1_of_macro_averages(y_true, y_pred=None, *, labels=None, zero_division="war
     0.6769
     """
     arrays.check_zero_division(zero_division)
-    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight)
+    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight, ratio=True)
     precision, recall, _ = _scores(tp, predicted, support, 1.0, zero_division)
     macro_precision, macro_recall = _nan_average(precision), _nan_average(recall)
     return arrays.ratio(2.0 * macro_precision * macro_recall, macro_precision + macro_recall,

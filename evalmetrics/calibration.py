@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
+from ._kernels.brier import brier
 from .recalibration import _pav
 
 __all__ = [
@@ -137,7 +138,7 @@ def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
         y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
         score_name="y_prob", probability=True,
     )
-    if weights is not None and not weights.sum() > 0:
+    if weights is not None and not np.any(weights > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
     return is_positive.astype(float), prob, weights
 
@@ -145,33 +146,6 @@ def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
 # ---------------------------------------------------------------------------
 # private computations on clean input (y: float 0/1, p: probabilities)
 # ---------------------------------------------------------------------------
-
-# Rows per block of the unweighted Brier score: 512 KB of float64 stays in the L2
-# cache, so the squares are never written to memory (a fresh n-long array would cost
-# more in page faults than the arithmetic).
-_BRIER_BLOCK = 1 << 16
-
-
-def _unweighted_brier(is_positive, p):
-    """Mean of (p - y)^2 block by block; the mask is upcast inside the subtraction.
-
-    Up to one block this is np.mean of the squares to the bit (the same pairwise
-    sum); beyond, the block sums are added in order, well within 1e-15.
-    """
-    n = len(p)
-    error = np.empty(min(n, _BRIER_BLOCK))
-    total = 0.0
-    for start in range(0, n, _BRIER_BLOCK):
-        block = error[:min(_BRIER_BLOCK, n - start)]
-        np.subtract(p[start:start + _BRIER_BLOCK], is_positive[start:start + _BRIER_BLOCK], out=block)
-        np.square(block, out=block)
-        total += float(np.add.reduce(block))
-    return total / n
-
-
-def _brier(y, p, weights=None):
-    return float(np.average((p - y) ** 2, weights=weights))
-
 
 def _three_terms(forecast, observed, mass, base_rate):
     """Reliability, resolution, uncertainty from groups with weights ``mass`` (sum 1)."""
@@ -186,7 +160,7 @@ def _decompose(y, p):
     observed = np.bincount(group, weights=y) / size
     base_rate = float(np.mean(y))
     terms = _three_terms(values, observed, size / len(y), base_rate)
-    return BrierDecomposition(*terms, brier_score=_brier(y, p))
+    return BrierDecomposition(*terms, brier_score=brier(y, p))
 
 
 def _bin_ids(p, n_bins, strategy):
@@ -229,8 +203,8 @@ def _binned_decompose(y, p, n_bins, strategy):
     base_rate = float(np.mean(y))
     terms = _three_terms(mean_prob, share, size / len(y), base_rate)
     binned_forecast = mean_prob[row_bin]
-    binned_score = _brier(y, binned_forecast)
-    original = _brier(y, p)
+    binned_score = brier(y, binned_forecast)
+    original = brier(y, p)
     spread = p - binned_forecast
     variance = float(np.mean(spread**2))
     covariance = float(np.mean(spread * (y - share[row_bin])))
@@ -249,10 +223,10 @@ def _corp(y, p):
     positives = np.add.reduceat(y[order], first)
     calibrated = _pav(positives / size, size.astype(float))
     recalibrated = calibrated[np.searchsorted(values, p)]
-    original = _brier(y, p)
-    after = _brier(y, recalibrated)
+    original = brier(y, p)
+    after = brier(y, recalibrated)
     base_rate = float(np.mean(y))
-    uncertainty = _brier(y, np.full_like(y, base_rate))
+    uncertainty = brier(y, np.full_like(y, base_rate))
     return CorpReliability(
         forecast=values, calibrated=calibrated, count=size, recalibrated=recalibrated,
         brier_score=original, miscalibration=original - after,
@@ -298,10 +272,10 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
         score_name="y_prob", probability=True,
     )
     if w is None:
-        return _unweighted_brier(is_positive, p)
-    if not w.sum() > 0:
+        return brier(is_positive, p)
+    if not np.any(w > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
-    return _brier(is_positive.astype(float), p, w)
+    return brier(is_positive, p, w)
 
 
 def brier_decomposition(y_true, y_prob, *, pos_label=None):

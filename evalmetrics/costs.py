@@ -24,6 +24,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
+from ._kernels.sorting import integer_ranks
+from ._kernels.weights import scale_free
 from .curves import _threshold_table
 
 __all__ = [
@@ -74,8 +76,8 @@ def _costs(false_positive_cost, false_negative_cost):
     return fp_cost, fn_cost
 
 
-def _cost_curve(is_positive, values, weights, fp_cost, fn_cost):
-    table = _threshold_table(is_positive, values, weights)
+def _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct=None):
+    table = _threshold_table(is_positive, values, weights, distinct)
     # The infinite threshold flags nothing: every positive is missed.
     false_positives = np.r_[0, table.false_positives]
     false_negatives = np.r_[table.positives, table.false_negatives]
@@ -119,10 +121,11 @@ def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos
     [40, 30, 31, 21, 22, 12, 13, 4, 5, 6, 7, 8]
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _cost_curve(is_positive, values, weights, fp_cost, fn_cost)
+    return _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct)
 
 
 def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
@@ -287,10 +290,12 @@ def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> youden_index(units.y_true, units.y_score)  # 0.75 - 0.25, first reached at 0.65
     YoudenIndex(threshold=0.65, index=0.5, true_positive_rate=0.75, false_positive_rate=0.25)
     """
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    table = _threshold_table(is_positive, values, weights)
+    # Rates only: the weights at a safe scale give them for weights at any scale.
+    table = _threshold_table(is_positive, values, scale_free(weights), distinct)
     tpr = np.r_[0.0, table.true_positive_rate]
     fpr = np.r_[0.0, table.false_positive_rate]
     if np.isnan(tpr[-1]) or np.isnan(fpr[-1]):

@@ -6,8 +6,9 @@ records the true and false positives after each step.  A group of tied
 scores enters in one step, because no threshold can separate tied examples.
 Every curve and area of this module and of :mod:`evalmetrics.costs` is read
 off that table.  :func:`roc_auc` without weights skips the table: it reads
-the Mann-Whitney count off the same single sort (see
-:mod:`evalmetrics.ranking`, which holds that sort).
+the Mann-Whitney count off the same single sort.  The computations on
+clean input live in :mod:`evalmetrics._kernels` (the sort keys and the
+table in ``sorting``, the AUC and the average precision in ``auc``).
 
 The worked example in every docstring is the twelve units of
 :func:`evalmetrics.worked_example.twelve_units`: scores 0.95 ... 0.10, units
@@ -25,7 +26,10 @@ import numpy as np
 
 from . import arrays
 from .arrays import UndefinedMetricWarning
-from .ranking import _score_table, _twice_u, _unweighted_average_precision
+from ._kernels import auc as _auc
+from ._kernels.bootstrap_auc import auc_engine
+from ._kernels.sorting import integer_ranks, score_table, weighted_score_table
+from ._kernels.weights import scale_free
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -53,6 +57,8 @@ class ThresholdTable:
     Attributes
     ----------
     thresholds : ndarray of float64, strictly decreasing
+        (for integer scores beyond 2**53, which the rows keep apart, the
+        nearest floats, which can repeat)
     true_positives, false_positives : ndarray
         Cumulative counts, non-decreasing.
     positives, negatives : int or float
@@ -153,38 +159,41 @@ def _rate(counts, total, what, out=None):
     return np.divide(counts, total, out=out)
 
 
-def _weighted_groups(values, is_positive, weights):
-    """Distinct scores (decreasing) with weighted class totals, per score and cumulative.
-
-    Rows of weight zero are dropped first, as scikit-learn does, so they
-    create no threshold.  A stable sort on the negated scores gives
-    scikit-learn's summation order, so the float sums agree with its own.
-    """
-    keep = weights != 0
-    if not np.all(keep):
-        values, is_positive, weights = values[keep], is_positive[keep], weights[keep]
-    if len(values) == 0:
+def _refuse_zero_weights(weights):
+    # Rows of weight zero are dropped, as scikit-learn does; none may be left.
+    if weights is not None and not np.any(weights):
         raise ValueError("sample_weight is zero for every row")
-    order = np.argsort(-values, kind="stable")
-    values, is_positive, weights = values[order], is_positive[order], weights[order]
-    last = np.append(np.flatnonzero(values[1:] != values[:-1]), len(values) - 1)
-    # Cumulative sums in float64, then differences, keep the group totals
-    # consistent with the cumulative counts the table reports.
-    tp = np.cumsum(np.where(is_positive, weights, 0.0))[last]
-    fp = np.cumsum(np.where(is_positive, 0.0, weights))[last]
-    return values[last] + 0.0, np.diff(tp, prepend=0.0), np.diff(fp, prepend=0.0), tp, fp
 
 
-def _threshold_table(is_positive, values, weights=None):
+def _threshold_table(is_positive, values, weights=None, distinct=None):
+    """The table; with ``distinct`` the values are ranks of those integers, which the
+    thresholds report (as the nearest floats)."""
+    _refuse_zero_weights(weights)
     if weights is None:
-        thresholds, tp, fp = _score_table(values, is_positive)
+        thresholds, tp, fp = score_table(values, is_positive)
         positives, negatives = int(tp[-1]), int(fp[-1])
     else:
-        thresholds, _, _, tp, fp = _weighted_groups(values, is_positive, weights)
+        thresholds, _, _, tp, fp = weighted_score_table(values, is_positive, weights)
         positives, negatives = float(tp[-1]), float(fp[-1])
+    if distinct is not None:
+        thresholds = distinct[thresholds.astype(np.intp)].astype(np.float64)
     for column in (thresholds, tp, fp):
         column.flags.writeable = False
     return ThresholdTable(thresholds, tp, fp, positives, negatives)
+
+
+def _ratio_table(y_true, y_score, pos_label, sample_weight):
+    """The validated table of a curve or metric made of ratios of its counts.
+
+    The weights are taken at a safe scale (exact: a power of two), so the
+    rates are the same for weights at any scale, where the cumulative sums
+    of weights near the float limit would overflow.
+    """
+    y_score, distinct = integer_ranks(y_score)
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
+    )
+    return _threshold_table(is_positive, values, scale_free(weights), distinct)
 
 
 def _one_class_warning(what):
@@ -196,18 +205,11 @@ def _one_class_warning(what):
 
 def _roc_auc(is_positive, values, weights=None):
     """Area under the staircase: every negative earns the positives above it, ties half."""
-    if weights is None:
-        twice_u, positives, negatives = _twice_u(values, is_positive)
-        if positives == 0 or negatives == 0:
-            _one_class_warning("the ROC AUC")
-            return float("nan")
-        return twice_u / (2 * positives * negatives)
-    _, pos, neg, tp, fp = _weighted_groups(values, is_positive, weights)
-    if tp[-1] == 0 or fp[-1] == 0:
+    _refuse_zero_weights(weights)
+    value = _auc.roc_auc(is_positive, values, weights)
+    if value != value:  # NaN: a class is empty
         _one_class_warning("the ROC AUC")
-        return float("nan")
-    above = tp - pos
-    return float(np.dot(neg, above + 0.5 * pos) / (tp[-1] * fp[-1]))
+    return value
 
 
 def _average_precision(table):
@@ -265,10 +267,11 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> table.precision.round(4)[:4]
     array([1.    , 0.5   , 0.6667, 0.5   ])
     """
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _threshold_table(is_positive, values, weights)
+    return _threshold_table(is_positive, values, weights, distinct)
 
 
 def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -294,7 +297,7 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> curve.thresholds[:2]
     array([ inf, 0.95])
     """
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     # Each column is written once into its final array, behind the point at +inf.
     # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
     fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
@@ -327,6 +330,7 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> roc_auc(units.y_true, units.y_score)  # 25.5 / 32
     0.796875
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
@@ -361,7 +365,7 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     >>> curve.recall[:7]
     array([0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75, 1.  ])
     """
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     tp = table.true_positives
     # Written straight into the outputs: the flagged count, then precision over it.
     precision = np.add(tp, table.false_positives, out=np.empty(len(table)), casting="unsafe")
@@ -390,12 +394,14 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> round(average_precision(units.y_true, units.y_score), 4)  # 83 / 120
     0.6917
     """
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    value = _unweighted_average_precision(values, is_positive) if weights is None else None
-    if value is None:
-        value = _average_precision(_threshold_table(is_positive, values, weights))
+    value = _auc.average_precision(values, is_positive) if weights is None else None
+    if value is None or value != value:
+        # The sign split, weights, or no positives (the table path warns).
+        value = _average_precision(_threshold_table(is_positive, values, scale_free(weights)))
     return value
 
 
@@ -426,7 +432,7 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     0.6
     """
     target = _check_rate(recall, "recall")
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     if table.positives == 0:
         _one_class_warning("precision at a recall (no positives)")
         return float("nan")
@@ -462,13 +468,17 @@ def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_l
     0.75
     """
     target = _check_rate(false_positive_rate, "false_positive_rate")
-    table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     if table.positives == 0 or table.negatives == 0:
         _one_class_warning("recall at a false positive rate")
         return float("nan")
     rows = int(np.searchsorted(table.false_positive_rate, target, side="right"))
     return float(table.recall[rows - 1]) if rows else 0.0
 
+
+# The sort-once bootstrap of the AUC, as a property of the metric: functools.wraps
+# copies it to a wrapper, and evalmetrics.bootstrap_interval uses it (engine="auto").
+roc_auc.bootstrap_engine = auc_engine
 
 for _function in (threshold_table, roc_curve, roc_auc, precision_recall_curve,
                   average_precision, precision_at_recall, recall_at_false_positive_rate):

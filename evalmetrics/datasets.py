@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from . import arrays
+from ._kernels import normal
 
 __all__ = [
     "binormal_auc",
@@ -99,7 +100,7 @@ def binormal_auc(mean, *, sd=1.0):
     """
     mean = _finite(mean, "mean")
     sd = arrays.non_negative(sd, "sd")
-    return 0.5 * math.erfc(-mean / math.sqrt(1.0 + sd * sd) / math.sqrt(2.0))
+    return normal.cdf(mean / math.sqrt(1.0 + sd * sd))
 
 
 def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, seed=None):

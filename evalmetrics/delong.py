@@ -30,6 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import arrays
+from ._kernels import normal
+from ._kernels.auc import auc_from_twice_u
+from ._kernels.sorting import integer_ranks
 from .arrays import UndefinedMetricWarning
 from .intervals import ConfidenceInterval, _check_confidence, normal_quantile
 
@@ -171,7 +174,7 @@ def _delong_interval(is_positive, values, confidence):
             return DelongResult(math.nan, math.nan, nan_interval)
     positive_counts, negative_counts = _twice_placements(values[is_positive], values[~is_positive])
     # The same exact integer as evalmetrics.roc_auc divides: the estimates agree to the bit.
-    auc = int(positive_counts.sum()) / (2 * positives * negatives)
+    auc = auc_from_twice_u(int(positive_counts.sum()), positives, negatives)
     if positives < 2 or negatives < 2:
         return DelongResult(auc, math.nan, nan_interval)
     s10 = np.var(positive_counts, ddof=1) / (4.0 * negatives * negatives)
@@ -199,8 +202,8 @@ def _delong_test(is_positive, values_a, values_b, confidence):
         return DelongTest(nan, nan, nan, nan, ConfidenceInterval(nan, nan))
     pos_a, neg_a = _twice_placements(values_a[is_positive], values_a[~is_positive], keep_order=True)
     pos_b, neg_b = _twice_placements(values_b[is_positive], values_b[~is_positive], keep_order=True)
-    pairs = 2 * positives * negatives
-    difference = int(pos_a.sum()) / pairs - int(pos_b.sum()) / pairs
+    difference = (auc_from_twice_u(int(pos_a.sum()), positives, negatives)
+                  - auc_from_twice_u(int(pos_b.sum()), positives, negatives))
     var_a, var_b, cov = _paired_covariance(pos_a.astype(np.float64), pos_b.astype(np.float64))
     s10 = (var_a + var_b - 2.0 * cov) / (4.0 * negatives * negatives)
     var_a, var_b, cov = _paired_covariance(neg_a.astype(np.float64), neg_b.astype(np.float64))
@@ -211,7 +214,7 @@ def _delong_test(is_positive, values_a, values_b, confidence):
         z = difference / standard_error
     else:
         z = 0.0 if difference == 0 else math.copysign(math.inf, difference)
-    p_value = math.erfc(abs(z) / math.sqrt(2.0))
+    p_value = 2.0 * normal.cdf(-abs(z))  # two-sided
     half_width = normal_quantile(0.5 + 0.5 * confidence) * standard_error
     return DelongTest(difference, standard_error, z, p_value,
                       ConfidenceInterval(difference - half_width, difference + half_width))
@@ -260,6 +263,7 @@ def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
     (0.1368, 0.4281, 0.9536)
     """
     confidence = _check_confidence(confidence)
+    y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, _ = arrays.binary_scores(y_true, y_score, pos_label=pos_label)
     return _delong_interval(is_positive, values, confidence)
 
@@ -301,8 +305,8 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence=0.95, pos_label=None
     (0.1094, 0.0853, 0.1998)
     """
     confidence = _check_confidence(confidence)
-    is_positive, values_a, _ = arrays.binary_scores(y_true, y_score_a, pos_label=pos_label,
+    is_positive, values_a, _ = arrays.binary_scores(y_true, integer_ranks(y_score_a)[0], pos_label=pos_label,
                                                     score_name="y_score_a")
-    values_b = arrays.scores(y_score_b, "y_score_b")
+    values_b = arrays.scores(integer_ranks(y_score_b)[0], "y_score_b")
     arrays.same_length(y_true=is_positive, y_score_b=values_b)
     return _delong_test(is_positive, values_a, values_b, confidence)

@@ -10,17 +10,20 @@
   one metric between two models scored on the same rows.
 
 The normal quantile ``z`` is computed here without SciPy
-(:func:`normal_quantile`), to about 1e-15.  With ``groups=None`` the
-resamples are drawn exactly as ``scipy.stats.bootstrap(data, statistic,
-paired=True, vectorized=False, rng=seed)`` draws them, so both give the same
-percentile and BCa intervals when no resample is skipped.  ``draws="counts"``
-trades that identity for speed on heavily tied AUC data: it draws how many
-times each cell of tied scores is chosen instead of the rows themselves.
+(:func:`normal_quantile`, to about 1e-15; :func:`normal_cdf` is its
+inverse).  With ``groups=None`` the resamples are drawn exactly as
+``scipy.stats.bootstrap(data, statistic, paired=True, vectorized=False,
+rng=seed)`` draws them, so both give the same percentile and BCa intervals
+when no resample is skipped.  ``draws="counts"`` trades that identity for
+speed on heavily tied AUC data: it draws how many times each cell of tied
+scores is chosen instead of the rows themselves.
 
-For the package's own AUC functions (and no groups), the same resamples
-are evaluated from counts over the sorted rows, with a closed-form BCa
-jackknife: :mod:`evalmetrics._bootstrap_auc`.  DeLong's variance of the
-AUC is in :mod:`evalmetrics.delong`.
+For a metric that carries a sort-once engine (``metric.bootstrap_engine``:
+the package's AUC functions, and any ``functools.wraps`` wrapper of them)
+and no groups, the same resamples are evaluated from counts over the sorted
+rows, with a closed-form BCa jackknife:
+:mod:`evalmetrics._kernels.bootstrap_auc`.  DeLong's variance of the AUC
+is in :mod:`evalmetrics.delong`.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _bootstrap_auc, arrays
+from . import arrays
+from ._kernels import bootstrap_auc as _bootstrap_auc
+from ._kernels import normal
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -41,6 +46,7 @@ __all__ = [
     "ConfidenceInterval",
     "bootstrap_difference",
     "bootstrap_interval",
+    "normal_cdf",
     "normal_quantile",
     "wald_interval",
     "wilson_interval",
@@ -55,41 +61,42 @@ class ConfidenceInterval(NamedTuple):
 
 
 # ---------------------------------------------------------------------------
-# the normal distribution without SciPy
+# the normal distribution without SciPy (the kernels are in _kernels.normal)
 # ---------------------------------------------------------------------------
 
-# Rational approximations of P. J. Acklam (relative error below 1.15e-9),
-# refined below by one Halley step to full double precision.
-_A = (-3.969683028665376e01, 2.209460984245205e02, -2.759285104469687e02,
-      1.383577518672690e02, -3.066479806614716e01, 2.506628277459239e00)
-_B = (-5.447609879822406e01, 1.615858368580409e02, -1.556989798598866e02,
-      6.680131188771972e01, -1.328068155288572e01)
-_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e00,
-      -2.549732539343734e00, 4.374664141464968e00, 2.938163982698783e00)
-_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e00,
-      3.754408661907416e00)
+def normal_cdf(x):
+    """The distribution function of the standard normal distribution, Phi(x).
 
+    Computed as ``erfc(-x / sqrt(2)) / 2``, which keeps full relative
+    precision in the lower tail (it agrees with ``scipy.special.ndtr``).
 
-def _normal_cdf(x):
-    # erfc keeps full relative precision in the lower tail, where 1 + erf would not.
-    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+    Parameters
+    ----------
+    x : float or array_like of float
+        Finite or infinite real numbers.
 
+    Returns
+    -------
+    float or ndarray of float64
+        A float for a number, an array of the same shape for an array.
 
-def _lower_quantile(p):
-    """Quantile for 0 < p <= 0.5 (the lower half, where p is known exactly)."""
-    if p < 0.02425:
-        q = math.sqrt(-2.0 * math.log(p))
-        x = (((((_C[0] * q + _C[1]) * q + _C[2]) * q + _C[3]) * q + _C[4]) * q + _C[5]) / (
-            (((_D[0] * q + _D[1]) * q + _D[2]) * q + _D[3]) * q + 1.0)
-    else:
-        q = p - 0.5
-        r = q * q
-        x = (((((_A[0] * r + _A[1]) * r + _A[2]) * r + _A[3]) * r + _A[4]) * r + _A[5]) * q / (
-            ((((_B[0] * r + _B[1]) * r + _B[2]) * r + _B[3]) * r + _B[4]) * r + 1.0)
-    # One Halley step on F(x) - p = 0 cubes the relative error (1e-9 -> below 1e-15).
-    error = _normal_cdf(x) - p
-    u = error * math.sqrt(2.0 * math.pi) * math.exp(0.5 * x * x)
-    return x - u / (1.0 + 0.5 * x * u)
+    Examples
+    --------
+    >>> round(normal_cdf(1.959964), 4)
+    0.975
+    """
+    if np.ndim(x) == 0:
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(f"x must be a real number or an array of them, got {type(x).__name__}")
+        if math.isnan(x):
+            raise ValueError("x is NaN")
+        return normal.cdf(float(x))
+    values = np.asarray(x)
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"x must contain real numbers, got dtype {values.dtype}")
+    if np.isnan(values).any():
+        raise ValueError(f"x contains {int(np.isnan(values).sum())} NaN value(s)")
+    return normal.cdf(values.astype(np.float64))
 
 
 def normal_quantile(p):
@@ -116,8 +123,7 @@ def normal_quantile(p):
     p = float(p)
     if not 0.0 < p < 1.0:
         raise ValueError(f"p must be strictly between 0 and 1, got {p}")
-    # For p > 0.5, 1 - p is exact in floating point, and the lower tail is accurate.
-    return _lower_quantile(p) if p <= 0.5 else -_lower_quantile(1.0 - p)
+    return normal.quantile(p)
 
 
 def _check_confidence(confidence):
@@ -285,6 +291,20 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     return columns, n_resamples, confidence, groups
 
 
+def _check_engine(engine, groups):
+    if not (engine is None or (isinstance(engine, str) and engine == "auto") or callable(engine)):
+        raise TypeError(f"engine must be 'auto', None or a callable, got {engine!r}")
+    if groups is not None and callable(engine):
+        raise ValueError("engine resamples rows; it cannot be combined with groups")
+
+
+def _engine(metric, columns, engine, groups):
+    """The engine of the bootstrap, or None (the metric is called on every resample)."""
+    if groups is not None or engine is None:
+        return None
+    return _bootstrap_auc.engine_for(metric, *columns, engine=engine)
+
+
 def _quietly(metric, columns, rows):
     """The metric on the chosen rows, with its undefined-metric warnings silenced."""
     with warnings.catch_warnings():
@@ -346,13 +366,13 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine)
     levels = []
     for z_alpha in (normal_quantile(alpha), -normal_quantile(alpha)):
         shifted = z0 + z_alpha
-        levels.append(_normal_cdf(z0 + shifted / (1.0 - acceleration * shifted)))
+        levels.append(normal.cdf(z0 + shifted / (1.0 - acceleration * shifted)))
     return levels
 
 
 def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine=None, draws="rows"):
     """The bootstrap; ``engine`` (an AUC computed from cell counts, see
-    :mod:`evalmetrics._bootstrap_auc`) replaces the metric calls when given."""
+    :mod:`evalmetrics._kernels.bootstrap_auc`) replaces the metric calls when given."""
     n = len(columns[0])
     estimate = engine.estimate() if engine is not None else _quietly(metric, columns, np.arange(n))
     if math.isnan(estimate):
@@ -384,7 +404,7 @@ def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, e
 
 
 def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, method="percentile",
-                       groups=None, seed=None, draws="rows"):
+                       groups=None, seed=None, draws="rows", engine="auto"):
     """Bootstrap confidence interval of any metric.
 
     Each resample draws ``n`` rows with replacement -- the same rows from
@@ -403,8 +423,11 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
     Parameters
     ----------
     metric : callable
-        ``metric(*arrays)`` returns a float (NaN when undefined).
-        ``evalmetrics.roc_auc`` takes a fast path with the same replicates.
+        ``metric(*arrays)`` returns a float (NaN when undefined).  A metric
+        may carry a fast path as its ``bootstrap_engine`` attribute (see
+        ``engine``); ``evalmetrics.roc_auc``, ``rank_auc`` and
+        ``pairwise_auc`` carry the sort-once AUC bootstrap, which gives the
+        same replicates to the bit.
     *arrays_ : array_like
         Arrays with one entry (or row) per example, e.g. ``y_true, y_score``.
     n_resamples : int, default 2000
@@ -424,6 +447,16 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         random numbers, and a cost that no longer grows with ``n``.  Other
         metrics, groups and scores with many distinct values draw rows as
         with ``"rows"``.
+    engine : "auto", None or callable, default "auto"
+        How the replicates are computed.  ``"auto"``: with the engine the
+        metric carries as ``metric.bootstrap_engine``, if any, when no
+        groups are given and the arrays are ``y_true, y_score``; a
+        ``functools.wraps`` wrapper copies the attribute, so it is as fast
+        as the metric it wraps (a wrapper that changes what is computed
+        must pass ``engine=None`` or delete the attribute).  None: call the
+        metric on every resample.  A callable: ``engine(*arrays)`` returns
+        the engine (``estimate()``, ``replicates(rng, n_resamples, draws)``,
+        ``jackknife()``), as ``evalmetrics.roc_auc.bootstrap_engine`` does.
 
     Returns
     -------
@@ -443,14 +476,15 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         arrays_, n_resamples, confidence, method, groups, seed, draws)
     if not callable(metric):
         raise TypeError(f"metric must be callable, got {type(metric).__name__}")
-    engine = None
-    if groups is None and len(columns) == 2:
-        engine = _bootstrap_auc.engine_for(metric, *columns)
-    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine, draws)
+    _check_engine(engine, groups)
+    # The engine a metric carries computes it of (y_true, y_score) only: not of weights.
+    use = None if engine == "auto" and len(columns) != 2 else engine
+    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed,
+                      _engine(metric, columns, use, groups), draws)
 
 
 def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=2000, confidence=0.95,
-                         method="percentile", groups=None, seed=None, draws="rows"):
+                         method="percentile", groups=None, seed=None, draws="rows", engine="auto"):
     """Paired bootstrap of ``metric(y_true, a) - metric(y_true, b)``.
 
     Both models are scored on the same resample in every replicate, which
@@ -465,6 +499,10 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     n_resamples, confidence, method, groups, seed, draws
         As in :func:`bootstrap_interval`; with ``draws="counts"`` the cells
         are the pairs (cell of a, cell of b) that occur.
+    engine : "auto", None or callable, default "auto"
+        As in :func:`bootstrap_interval`; a callable is called as
+        ``engine(y_true, y_score_a, y_score_b)`` and returns the engine of the
+        difference.
 
     Returns
     -------
@@ -490,5 +528,6 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     def difference(y, a, b):
         return metric(y, a) - metric(y, b)
 
-    engine = _bootstrap_auc.engine_for(metric, *columns) if groups is None else None
-    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed, engine, draws)
+    _check_engine(engine, groups)
+    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed,
+                      _engine(metric, columns, engine, groups), draws)

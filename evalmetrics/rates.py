@@ -22,6 +22,7 @@ import numbers
 import numpy as np
 
 from . import arrays
+from ._kernels.weights import scale_free
 from .counts import (
     BinaryCounts,
     _binary_counts_from_masks,
@@ -59,16 +60,19 @@ def _check_counts(counts):
     return counts
 
 
-def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
+def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None, ratio=False):
     """Validated ``(labels, K x K matrix)`` of two label arrays (internal).
 
     Rows whose labels are not in ``labels`` are dropped, as in
-    scikit-learn's ``confusion_matrix``.
+    scikit-learn's ``confusion_matrix``.  With ``ratio`` (for a metric that
+    is a ratio of the counts) the weights are taken at a safe scale.
     """
     y_true = arrays.column(y_true, "y_true")
     y_pred = arrays.column(y_pred, "y_pred")
     arrays.same_length(y_true=y_true, y_pred=y_pred)
     weights = arrays.sample_weights(sample_weight, len(y_true))
+    if ratio:
+        weights = scale_free(weights)
     if labels is None:
         fast = _small_int_matrix(y_true, y_pred, weights)
         if fast is not None:
@@ -81,11 +85,14 @@ def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
 
 
 def _counts_input(y_true, y_pred, *, binary, pos_label=None, labels=None, sample_weight=None,
-                  metric="this metric"):
+                  ratio=False, metric="this metric"):
     """Turn any accepted input into counts, validating it once.
 
     Returns a :class:`BinaryCounts` when ``binary`` is true or when counts
     were passed; otherwise ``(labels, matrix)`` for label arrays and matrices.
+    ``ratio``: the metric is a ratio of the counts, so weighted counts are
+    summed at a safe scale (:func:`evalmetrics._kernels.weights.scale_free`),
+    which no rescaling of the weights can push out of range.
     """
     if y_pred is None:
         if pos_label is not None or sample_weight is not None or labels is not None:
@@ -116,8 +123,8 @@ def _counts_input(y_true, y_pred, *, binary, pos_label=None, labels=None, sample
         is_positive, is_flagged, weights = arrays.binary_pair(
             y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
         )
-        return _binary_counts_from_masks(is_positive, is_flagged, weights)
-    return _label_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight)
+        return _binary_counts_from_masks(is_positive, is_flagged, scale_free(weights) if ratio else weights)
+    return _label_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight, ratio=ratio)
 
 
 def _undefined(zero_division, what):
@@ -133,7 +140,7 @@ def _binary_rate(numerator, denominator, what):
     def rate(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weight=None):
         arrays.check_zero_division(zero_division)
         c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
-                          sample_weight=sample_weight, metric=what)
+                          sample_weight=sample_weight, ratio=True, metric=what)
         return arrays.ratio(numerator(c), denominator(c), zero_division=zero_division, what=what)
 
     rate.__name__ = rate.__qualname__ = what.replace(" ", "_")
@@ -251,7 +258,7 @@ def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", s
     beta = _check_beta(beta)
     arrays.check_zero_division(zero_division)
     c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
-                      sample_weight=sample_weight, metric="f_beta")
+                      sample_weight=sample_weight, ratio=True, metric="f_beta")
     return _f_beta_from_counts(c, beta, zero_division)
 
 
@@ -276,7 +283,7 @@ def f1(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weig
     """
     arrays.check_zero_division(zero_division)
     c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
-                      sample_weight=sample_weight, metric="f1")
+                      sample_weight=sample_weight, ratio=True, metric="f1")
     return _f_beta_from_counts(c, 1.0, zero_division)
 
 
@@ -315,7 +322,7 @@ def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
     y_true = arrays.column(y_true, "y_true")
     y_pred = arrays.column(y_pred, "y_pred")
     arrays.same_length(y_true=y_true, y_pred=y_pred)
-    weights = arrays.sample_weights(sample_weight, len(y_true))
+    weights = scale_free(arrays.sample_weights(sample_weight, len(y_true)))
     correct = y_true == y_pred
     if weights is None:
         return arrays.ratio(np.count_nonzero(correct), len(correct), zero_division=zero_division,
@@ -355,7 +362,7 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     """
     arrays.check_zero_division(zero_division)
     c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
-                                 metric="balanced_accuracy"))
+                                 ratio=True, metric="balanced_accuracy"))
     if isinstance(c, BinaryCounts):
         rows = np.stack([np.asarray(c.negatives, float), np.asarray(c.positives, float)])
         hits = np.stack([np.asarray(c.tn, float), np.asarray(c.tp, float)])
@@ -394,7 +401,7 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
     0.3536
     """
     c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
-                                 metric="matthews_correlation"))
+                                 ratio=True, metric="matthews_correlation"))
     if isinstance(c, BinaryCounts):
         tp, fp, fn, tn = (np.asarray(v, dtype=float) for v in (c.tp, c.fp, c.fn, c.tn))
         covariance = tp * tn - fp * fn
@@ -441,7 +448,7 @@ def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division
         raise ValueError(f'weights must be None, "linear" or "quadratic", got {weights!r}')
     arrays.check_zero_division(zero_division)
     c = _as_matrix(_counts_input(y_true, y_pred, binary=False, labels=labels,
-                                 sample_weight=sample_weight, metric="cohen_kappa"))
+                                 sample_weight=sample_weight, ratio=True, metric="cohen_kappa"))
     if isinstance(c, BinaryCounts):
         # Two classes: every weighting is the same; 2 (TP TN - FN FP) over the chance term.
         tp, fp, fn, tn = (np.asarray(v, dtype=float) for v in (c.tp, c.fp, c.fn, c.tn))

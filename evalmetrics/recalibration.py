@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import arrays
+from ._kernels.weights import scale_free
 from .cross_validation import stratified_k_fold
 
 __all__ = [
@@ -64,7 +65,9 @@ def _positive_weights(sample_weight, n):
         return np.ones(n)
     if np.any(weights == 0):
         raise ValueError("sample_weight must be positive for isotonic regression (drop zero-weight rows)")
-    return weights
+    # The fit depends on the weights only through weighted means: at a safe scale no sum
+    # of them overflows, whatever scale they came in.
+    return scale_free(weights)
 
 
 def isotonic_regression(y, *, sample_weight=None):
@@ -133,7 +136,7 @@ class IsotonicCalibration:
         s = arrays.scores(scores, "scores")
         target = arrays.real_column(y, "y")
         arrays.same_length(scores=s, y=target)
-        weights = arrays.sample_weights(sample_weight, len(s))
+        weights = scale_free(arrays.sample_weights(sample_weight, len(s)))
         if weights is not None:
             # Zero-weight rows carry no information; scikit-learn drops them too.
             kept = weights > 0
@@ -263,6 +266,8 @@ class PlattScaling:
         positive = arrays.binary_labels(y, pos_label=pos_label, name="y")
         s = arrays.scores(scores, "scores")
         arrays.same_length(scores=s, y=positive)
+        # Not scale_free: Platt's smoothed targets add one positive and one negative
+        # in units of weight, so the fit depends on the scale of the weights.
         w = arrays.sample_weights(sample_weight, len(s))
         slope, intercept = _fit_platt(s, positive, w, bool(self.smooth_targets))
         return dataclasses.replace(self, slope=slope, intercept=intercept)

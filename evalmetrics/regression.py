@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
+from ._kernels.weights import scale_free
 
 __all__ = [
     "BestConstant",
@@ -70,7 +71,8 @@ def _pair(y_true, y_pred, sample_weight):
 
 
 def _weights(sample_weight, n):
-    weights = arrays.sample_weights(sample_weight, n)
+    # Every metric here is a ratio of weighted sums: at a safe scale, any scale gives it.
+    weights = scale_free(arrays.sample_weights(sample_weight, n))
     if weights is not None and not weights.sum() > 0:
         raise ValueError("sample_weight sums to zero")
     return weights

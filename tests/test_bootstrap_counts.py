@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import evalmetrics as em
-from evalmetrics import _bootstrap_auc
+from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
 
 
 def tied_scores(seed, n, decimals, shift=1.5):

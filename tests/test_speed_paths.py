@@ -19,7 +19,9 @@ from sklearn.metrics import roc_auc_score, roc_curve as sk_roc_curve
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 
 import evalmetrics as em
-from evalmetrics import _bootstrap_auc, arrays, counts, cross_validation, intervals, ranking
+from evalmetrics import arrays, counts, cross_validation, intervals
+from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+from evalmetrics._kernels import sorting
 from evalmetrics.arrays import UndefinedMetricWarning
 
 
@@ -140,13 +142,13 @@ def test_one_pass_brier_score_is_the_mean_of_squares_to_the_bit(seed):
 @pytest.mark.parametrize("n", [65_536, 65_537, 300_001])
 def test_blocked_brier_score_equals_the_mean_of_squares(monkeypatch, n):
     # Block by block beyond 65,536 rows: the same value to rounding, whatever the block size.
-    from evalmetrics import calibration
+    from evalmetrics._kernels import brier
 
     rng = np.random.default_rng(n)
     y, p = rng.integers(0, 2, n), rng.random(n)
     whole = float(np.mean((p - y) ** 2))
     assert em.brier_score(y, p) == pytest.approx(whole, rel=1e-15, abs=0)
-    monkeypatch.setattr(calibration, "_BRIER_BLOCK", 1000)
+    monkeypatch.setattr(brier, "_BLOCK", 1000)
     assert em.brier_score(y, p) == pytest.approx(whole, rel=1e-15, abs=0)
     assert em.brier_score(y[:999], p[:999]) == float(np.mean((p[:999] - y[:999]) ** 2))
 
@@ -169,7 +171,7 @@ ADVERSARIAL = [
 @pytest.mark.parametrize("pool", ADVERSARIAL, ids=range(len(ADVERSARIAL)))
 def test_order_keys_sort_like_the_scores_and_decode_back(pool):
     values = np.array(pool)
-    ordered = ranking._order_keys(values)
+    ordered = sorting.order_keys(values)
     if ordered is None:  # only when even the cut needs 64 bits
         return
     keys, decode = ordered

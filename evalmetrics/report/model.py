@@ -22,6 +22,7 @@ are left out and counted.  The plain-language warnings are collected by
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import warnings
@@ -30,10 +31,13 @@ import numpy as np
 
 from .. import arrays
 from ..arrays import UndefinedMetricWarning
-from ..calibration import _brier, binned_brier_decomposition, expected_calibration_error
+from .._kernels.brier import brier
+from ..calibration import binned_brier_decomposition, expected_calibration_error
 from ..costs import bayes_threshold, best_threshold
 from ..counts import _binary_counts_from_masks
-from ..curves import _average_precision, _roc_auc, _threshold_table
+from .._kernels.auc import roc_auc as _roc_auc
+from .._kernels.bootstrap_auc import auc_engine
+from ..curves import _average_precision, _threshold_table
 from ..delong import delong_interval, delong_test
 from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
 from ..rates import balanced_accuracy, f1, matthews_correlation
@@ -130,12 +134,16 @@ def _auc(y, s):
     return _roc_auc(y, s)
 
 
+# The sort-once bootstrap of the AUC, which the bootstrap finds on the metric.
+_auc.bootstrap_engine = auc_engine
+
+
 def _ap(y, s):
     return _average_precision(_threshold_table(y, s))
 
 
 def _brier_of(y, p):
-    return _brier(y.astype(float), p)
+    return brier(y, p)
 
 
 class _Bootstrap:
@@ -152,6 +160,8 @@ class _Bootstrap:
         if self.progress is None:
             return metric
 
+        # wraps keeps the metric's bootstrap_engine: the bar is then completed after the run.
+        @functools.wraps(metric)
         def counted(*columns):
             self.progress.update(1)
             return metric(*columns)

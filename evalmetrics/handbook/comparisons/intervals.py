@@ -1,7 +1,7 @@
-"""Checks of the intervals: the normal quantile, Wilson and Wald, the bootstrap.
+"""Checks of the intervals: the normal distribution, Wilson and Wald, the bootstrap.
 
 Covers :mod:`evalmetrics.intervals` (the chapter ``book/intervals.md``), against
-``scipy.special.ndtri``, ``scipy.stats.binomtest`` and ``scipy.stats.bootstrap``.
+``scipy.special.ndtri`` and ``ndtr``, ``scipy.stats.binomtest`` and ``scipy.stats.bootstrap``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,12 @@ from ._core import _check, _gap, _load, _worst
 def _(rng, n):
     levels = np.r_[np.linspace(0, 1, 4001)[1:-1], 10.0 ** -np.arange(1, 300, 7), 1 - 10.0 ** -np.arange(1, 16)]
     return _gap([intervals.normal_quantile(float(p)) for p in levels], _load("scipy.special.ndtri")(levels))
+
+
+@_check("normal_cdf", "scipy.special.ndtr", "4,001 points from -37 to 8 (down to 1e-300)")
+def _(rng, n):
+    x = np.linspace(-37.0, 8.0, 4001)
+    return _gap(intervals.normal_cdf(x), _load("scipy.special.ndtr")(x))
 
 
 def _proportions():

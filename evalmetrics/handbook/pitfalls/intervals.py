@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..._kernels.brier import brier as _brier
 from ...curves import roc_auc
 from ...datasets import clustered_answers
 from ...intervals import (BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval,
@@ -57,10 +58,6 @@ def wrong_resampling_unit(*, n_resamples=2000, n_fresh=2000, seed=0):
     people = bootstrap_interval(np.mean, correct, groups=person, n_resamples=n_resamples, seed=seed)
     fresh = np.array([clustered_answers(30, 20, seed=seed + k)[1].mean() for k in range(1, n_fresh + 1)])
     return ResamplingUnits(float(correct.mean()), answers, people, float(fresh.std(ddof=1)), fresh)
-
-
-def _brier(y, p):
-    return float(np.mean((p - y) ** 2))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..._kernels.brier import brier
 from ...costs import bayes_threshold, best_threshold, cost_at_threshold
 from ...curves import roc_auc
 from ...models import GaussianNaiveBayes, LogisticRegression
@@ -131,7 +132,7 @@ def uncalibrated_threshold(*, n=400, seed=0):
     return UncalibratedThreshold(
         threshold, _cost(y_test, raw, threshold), _cost(y_test, calibrated, threshold),
         roc_auc(y_test, log_odds), roc_auc(y_test, calibrated),
-        float(np.mean((raw - y_test) ** 2)), float(np.mean((calibrated - y_test) ** 2)), platt.slope)
+        brier(y_test, raw), brier(y_test, calibrated), platt.slope)
 
 
 class CalibrationOnTraining(NamedTuple):
@@ -171,10 +172,10 @@ def calibration_on_training(*, n=100, n_features=30, n_fresh=10_000, seed=0):
     inner = PlattCalibrated(LogisticRegression(), n_folds=5, seed=0).fit(X_train, y_train)
     s_fresh = model.decision_function(X_fresh)
 
-    def brier(p):
-        return float(np.mean((p - y_fresh) ** 2))
+    def fresh_brier(p):
+        return brier(y_fresh, p)
 
     return CalibrationOnTraining(
-        on_training.slope, on_held_out.slope, brier(model.predict_proba(X_fresh)),
-        brier(on_training.predict_proba(s_fresh)), brier(on_held_out.predict_proba(s_fresh)),
-        brier(inner.predict_proba(X_fresh)))
+        on_training.slope, on_held_out.slope, fresh_brier(model.predict_proba(X_fresh)),
+        fresh_brier(on_training.predict_proba(s_fresh)), fresh_brier(on_held_out.predict_proba(s_fresh)),
+        fresh_brier(inner.predict_proba(X_fresh)))

@@ -1,22 +1,18 @@
 """Helpers shared by the studies of :mod:`evalmetrics.handbook.studies` (private).
 
 ``_phi`` is the standard normal distribution function (the exact rates of
-the binormal model); ``_positive_real`` and ``_seed`` check the arguments
-of every study.
+the binormal model), the package's one kernel of it; ``_positive_real``
+and ``_seed`` check the arguments of every study.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ... import arrays
+from ..._kernels import normal
 
-
-def _phi(x):
-    """Standard normal distribution function, elementwise (erfc keeps the tails accurate)."""
-    return np.vectorize(lambda v: 0.5 * math.erfc(-v / math.sqrt(2.0)), otypes=[float])(x)
+_phi = normal.cdf
 
 
 def _positive_real(value, name):

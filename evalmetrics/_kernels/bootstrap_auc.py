@@ -1,8 +1,9 @@
 """The bootstrap of the AUC without refitting: counts over cells of tied scores.
 
 :func:`evalmetrics.intervals.bootstrap_interval` and ``bootstrap_difference``
-hand the work to this module when the metric is one of the package's
-unweighted AUC functions and no groups are given.  The resamples are the
+hand the work to this module when the metric carries it as its
+``bootstrap_engine`` (the package's AUC functions carry :func:`auc_engine`)
+and no groups are given.  The resamples are the
 very same row draws as the generic path (and as
 ``scipy.stats.bootstrap(paired=True)``); only the arithmetic changes.
 
@@ -38,7 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import arrays
+from .. import arrays
+from .auc import auc_from_twice_u
+from .sorting import integer_ranks
 
 # Elements drawn per chunk: about 8 MB of int64 indices, a few such arrays alive at once.
 _CHUNK = 1 << 20
@@ -147,13 +150,13 @@ class _Cells:
         positives = self.n - negatives
         with np.errstate(divide="ignore", invalid="ignore"):
             # 0 / 0 (a resample with one class) is NaN, as the metric returns.
-            return twice / (2 * positives * negatives)
+            return auc_from_twice_u(twice, positives, negatives)
 
     def estimate(self):
         twice, _ = self.twice_u(np.concatenate([self.negative_sizes, self.positive_sizes])[None, :])
         if self.positives == 0 or self.negatives == 0:
             return float("nan")
-        return int(twice[0]) / (2 * self.positives * self.negatives)
+        return auc_from_twice_u(int(twice[0]), self.positives, self.negatives)
 
     def jackknife(self):
         """The AUC with each row left out, in row order (NaN when a class empties)."""
@@ -268,26 +271,29 @@ class AucEngine:
         return self._combine([c.jackknife() for c in self.cells])
 
 
-def _auc_functions():
-    from .curves import roc_auc
-    from .ranking import pairwise_auc, rank_auc
-
-    return (roc_auc, rank_auc, pairwise_auc)
-
-
-def engine_for(metric, y_true, y_score, other_score=None):
-    """An :class:`AucEngine` when ``metric`` is one of the package's
-    unweighted AUC functions (of ``y_score``, or of ``y_score`` minus
-    ``other_score``), else None.
+def auc_engine(y_true, y_score, other_score=None):
+    """An :class:`AucEngine` for the unweighted AUC of ``y_score`` (or of
+    ``y_score`` minus that of ``other_score``): the ``bootstrap_engine`` the
+    package's AUC functions carry.
 
     Validation is the metric's own, run once on all rows: a resample holds a
     subset of the labels, so it passes whenever the full data do.
     """
-    if not any(metric is f for f in _auc_functions()):
-        return None
-    is_positive, values, _ = arrays.binary_scores(y_true, y_score)
+    # Integer scores beyond 2**53 by their exact ranks: only the order counts.
+    is_positive, values, _ = arrays.binary_scores(y_true, integer_ranks(y_score)[0])
     other = None
     if other_score is not None:
-        other = arrays.scores(other_score, "y_score")
+        other = arrays.scores(integer_ranks(other_score)[0], "y_score")
         arrays.same_length(y_true=is_positive, y_score=other)
     return AucEngine(is_positive, values, other)
+
+
+def engine_for(metric, *columns, engine="auto"):
+    """The engine for a bootstrap of ``metric`` on ``columns``, or None (call the metric).
+
+    ``engine="auto"`` takes the ``bootstrap_engine`` attribute the metric
+    carries (``functools.wraps`` copies it to a wrapper), None never uses one,
+    and a callable is used as the factory itself: ``engine(*columns)``.
+    """
+    factory = getattr(metric, "bootstrap_engine", None) if engine == "auto" else engine
+    return None if factory is None else factory(*columns)

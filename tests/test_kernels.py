@@ -1,0 +1,463 @@
+"""The kernel layer (``evalmetrics._kernels``) and what every caller gets from it.
+
+* The bootstrap engine is a property the metric carries: a ``functools.wraps``
+  wrapper of ``roc_auc`` takes it (proved with a spy on the engine, never by
+  timing) and gives the same interval to the bit; a plain lambda takes the
+  generic path and agrees to 1e-12; ``engine=`` selects it explicitly.
+* Every caller of a kernel gets the kernel's number: DeLong, the bootstrap
+  engine and the teaching versions divide the same ``2 U``; the one Brier
+  score and the one normal distribution function agree with their plain
+  formulas and with SciPy.
+* The packed sort keys order arbitrary finite floats (hypothesis: signed
+  zeros, subnormals, values near +-max) as ``np.argsort(kind="stable")``.
+* Precision, on generated cases: every weighted metric that is a ratio of
+  weighted sums is unchanged (1e-12, and to the bit for powers of two) when
+  the weights are rescaled anywhere in the float range; integer scores
+  beyond 2**53 keep their order (against exact integer comparisons).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import evalmetrics as em
+from evalmetrics._kernels import auc, brier, normal, sorting
+from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+
+
+def tied_scores(seed, n=120, decimals=1):
+    """Binary labels and scores with ties (rounded to ``decimals``), both classes present."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.35).astype(int)
+    y[:2] = [0, 1]
+    a = rng.normal(size=n) + y
+    b = a + rng.normal(size=n)
+    if decimals is not None:
+        a, b = np.round(a, decimals), np.round(b, decimals)
+    return y, a, b
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """A list that records every engine built: the proof that a run took the fast path."""
+    calls = []
+    real = _bootstrap_auc.AucEngine
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(_bootstrap_auc, "AucEngine", spy)
+    return calls
+
+
+def assert_identical(a, b):
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+    assert (a.estimate, tuple(a.interval), a.standard_error, a.n_skipped) == (
+        b.estimate, tuple(b.interval), b.standard_error, b.n_skipped)
+
+
+# ---------------------------------------------------------------------------
+# the engine as a property of the metric
+# ---------------------------------------------------------------------------
+
+def test_the_auc_functions_carry_the_engine():
+    for metric in (em.roc_auc, em.rank_auc, em.pairwise_auc):
+        assert metric.bootstrap_engine is _bootstrap_auc.auc_engine
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("decimals", [None, 1])
+def test_a_wraps_wrapper_of_roc_auc_takes_the_engine_and_gives_the_same_interval(engine_calls, method, decimals):
+    y, a, _ = tied_scores(1, decimals=decimals)
+
+    @functools.wraps(em.roc_auc)
+    def wrapped(y_true, y_score):
+        return em.roc_auc(y_true, y_score)
+
+    direct = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=300, method=method, seed=3)
+    assert len(engine_calls) == 1
+    through = em.bootstrap_interval(wrapped, y, a, n_resamples=300, method=method, seed=3)
+    assert len(engine_calls) == 2  # the wrapper went through the engine too
+    assert_identical(through, direct)
+
+
+def test_a_wraps_wrapper_takes_the_engine_in_the_paired_difference(engine_calls):
+    y, a, b = tied_scores(2)
+
+    @functools.wraps(em.roc_auc)
+    def wrapped(y_true, y_score):
+        return em.roc_auc(y_true, y_score)
+
+    direct = em.bootstrap_difference(em.roc_auc, y, a, b, n_resamples=200, seed=4)
+    through = em.bootstrap_difference(wrapped, y, a, b, n_resamples=200, seed=4)
+    assert len(engine_calls) == 2
+    assert_identical(through, direct)
+
+
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+def test_a_plain_lambda_takes_the_generic_path_and_agrees(engine_calls, method):
+    y, a, _ = tied_scores(5)
+    plain = em.bootstrap_interval(lambda t, s: em.roc_auc(t, s), y, a, n_resamples=300, method=method, seed=6)
+    assert engine_calls == []  # no attribute, no engine: the metric was called on every resample
+    fast = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=300, method=method, seed=6)
+    np.testing.assert_allclose(plain.distribution, fast.distribution, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tuple(plain.interval), tuple(fast.interval), rtol=0, atol=1e-12)
+    assert abs(plain.estimate - fast.estimate) <= 1e-12
+
+
+def test_engine_none_calls_the_metric_and_an_explicit_engine_is_used(engine_calls):
+    y, a, _ = tied_scores(7)
+    calls = []
+
+    def counted(t, s):
+        calls.append(1)
+        return em.roc_auc(t, s)
+
+    generic = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=50, seed=8, engine=None)
+    assert engine_calls == []
+    chosen = em.bootstrap_interval(counted, y, a, n_resamples=50, seed=8, engine=_bootstrap_auc.auc_engine)
+    assert len(engine_calls) == 1 and calls == []  # the engine replaced every metric call
+    np.testing.assert_allclose(generic.distribution, chosen.distribution, rtol=0, atol=1e-12)
+
+
+def test_the_engine_is_not_used_with_groups_or_weights(engine_calls):
+    y, a, _ = tied_scores(9)
+    groups = np.arange(len(y)) % 10
+    em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, seed=1, groups=groups)
+
+    @functools.wraps(em.roc_auc)
+    def weighted(y_true, y_score, sample_weight):
+        return em.roc_auc(y_true, y_score, sample_weight=sample_weight)
+
+    # The engine computes the AUC of (y_true, y_score) alone: a third column is not its input.
+    em.bootstrap_interval(weighted, y, a, np.ones(len(y)), n_resamples=20, seed=1)
+    assert engine_calls == []
+
+
+def test_bad_engine_is_refused():
+    y, a, _ = tied_scores(10)
+    with pytest.raises(TypeError, match="engine"):
+        em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, engine="fast")
+    with pytest.raises(ValueError, match="engine"):
+        em.bootstrap_difference(em.roc_auc, y, a, a, n_resamples=20, groups=np.arange(len(y)) % 3,
+                                engine=_bootstrap_auc.auc_engine)
+
+
+def test_the_report_auc_takes_the_engine(engine_calls):
+    from evalmetrics.report.model import _auc
+
+    y, a, _ = tied_scores(11)
+    through = em.bootstrap_interval(_auc, y == 1, a, n_resamples=100, seed=2)
+    assert len(engine_calls) == 1
+    assert_identical(through, em.bootstrap_interval(em.roc_auc, y, a, n_resamples=100, seed=2))
+
+
+# ---------------------------------------------------------------------------
+# one count, one Brier score, one normal distribution function
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("decimals", [None, 1, 0])
+def test_every_auc_route_divides_the_same_count(decimals):
+    y, a, _ = tied_scores(12, n=200, decimals=decimals)
+    is_positive = y == 1
+    doubled, positives, negatives = auc.twice_u(a, is_positive)
+    expected = auc.auc_from_twice_u(doubled, positives, negatives)
+    engine = _bootstrap_auc.auc_engine(y, a)
+    routes = [em.roc_auc(y, a), em.rank_auc(y, a), em.pairwise_auc(y, a), em.delong_interval(y, a).estimate,
+              engine.estimate(), auc.roc_auc(is_positive, a)]
+    assert routes == [expected] * len(routes)  # to the bit
+
+
+def test_the_brier_kernel_is_the_mean_of_squares():
+    rng = np.random.default_rng(13)
+    y, p, w = rng.integers(0, 2, 500), rng.random(500), rng.random(500)
+    assert brier.brier(y == 1, p) == float(np.mean((p - y) ** 2))
+    assert brier.brier(y.astype(float), p, w) == pytest.approx(float(np.sum(w * (p - y) ** 2) / w.sum()), rel=1e-14)
+    assert em.brier_score(y, p, sample_weight=w) == brier.brier(y == 1, p, w)
+
+
+def test_the_normal_cdf_matches_scipy_in_both_tails():
+    from scipy.special import ndtr
+
+    # Down to Phi = 1e-300 (SciPy flushes the subnormal tail to 0); its own error there is near 1e-13.
+    x = np.r_[np.linspace(-37.0, 8.0, 2001), -1e300, 0.0, 1e300, -np.inf, np.inf]
+    np.testing.assert_allclose(em.normal_cdf(x), ndtr(x), rtol=5e-13, atol=0)
+    assert em.normal_cdf(1.959963984540054) == pytest.approx(0.975, abs=1e-15)
+    assert isinstance(em.normal_cdf(0.5), float) and em.normal_cdf(0) == 0.5
+    for p in (1e-300, 1e-10, 0.025, 0.5, 0.9, 1 - 1e-12):
+        assert normal.cdf(normal.quantile(p)) == pytest.approx(p, rel=1e-13)
+
+
+def test_normal_cdf_refuses_what_is_not_a_number():
+    with pytest.raises(TypeError, match="x"):
+        em.normal_cdf("1.0")
+    with pytest.raises(TypeError, match="x"):
+        em.normal_cdf(True)
+    with pytest.raises(ValueError, match="NaN"):
+        em.normal_cdf(math.nan)
+    with pytest.raises(ValueError, match="NaN"):
+        em.normal_cdf([0.0, math.nan])
+
+
+# ---------------------------------------------------------------------------
+# the packed sort keys over arbitrary finite floats (hypothesis)
+# ---------------------------------------------------------------------------
+
+_LARGEST = np.finfo(np.float64).max
+_EDGES = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, -2.2250738585072014e-308,
+          np.nextafter(2.2250738585072014e-308, 0.0), _LARGEST, -_LARGEST, np.nextafter(_LARGEST, 0.0),
+          1.0, -1.0, np.nextafter(1.0, 2.0), 2.0 ** 53, -(2.0 ** 53)]
+# Any finite double (hypothesis favours the awkward ones), or a hand-picked edge.
+finite_floats = st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(_EDGES))
+
+
+@st.composite
+def scored_rows(draw):
+    values = np.array(draw(st.lists(finite_floats, min_size=1, max_size=60)), dtype=np.float64)
+    if draw(st.booleans()):  # ties: repeat some of the values
+        values = values[np.array(draw(st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=60)))]
+    labels = np.array(draw(st.lists(st.booleans(), min_size=len(values), max_size=len(values))))
+    return values, labels
+
+
+def _check_keys(values, labels):
+    """The keys of ``values`` sort them as np.argsort(kind="stable") does, and decode back."""
+    ordered = sorting.order_keys(values)
+    if ordered is None:
+        return False
+    keys, decode = ordered
+    assert keys.dtype == np.int64 and keys.min() >= 0
+    np.testing.assert_array_equal(np.argsort(keys, kind="stable"), np.argsort(values, kind="stable"))
+    # Decoded, the sorted keys are the sorted scores, bit for bit (-0.0 read as +0.0).
+    decoded = decode(np.sort(keys))
+    np.testing.assert_array_equal(decoded.view(np.int64), (np.sort(values) + 0.0).view(np.int64))
+    # With the labels packed in: negatives first inside a tie, the labels carried along.
+    packed, decode = sorting.order_keys(values, labels.astype(np.uint8))
+    assert packed.dtype == np.uint64
+    by_score_then_label = np.lexsort((labels, values))
+    np.testing.assert_array_equal(np.argsort(packed, kind="stable"), by_score_then_label)
+    np.testing.assert_array_equal(sorting.labels_of(np.sort(packed)), labels[by_score_then_label])
+    descending = decode((np.sort(packed)[::-1] >> np.uint64(1)).view(np.int64), descending=True)
+    np.testing.assert_array_equal(descending.view(np.int64), (np.sort(values)[::-1] + 0.0).view(np.int64))
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(scored_rows())
+def test_packed_keys_sort_like_a_stable_argsort(rows):
+    values, labels = rows
+    if not _check_keys(values, labels):
+        # Only a range no 63-bit key can span (both signs, tiny to huge) is split by sign,
+        # and each sign alone always fits.
+        above = values > 0
+        assert above.any() and (~above).any()
+        for part in (above, ~above):
+            assert _check_keys(values[part], labels[part])
+
+
+@settings(max_examples=200, deadline=None)
+@given(scored_rows())
+def test_auc_and_table_over_arbitrary_floats_equal_the_pairwise_oracle(rows):
+    values, labels = rows
+    doubled, positives, negatives = auc.twice_u(values, labels)
+    assert (positives, negatives) == (int(labels.sum()), int((~labels).sum()))
+    positive, negative = values[labels][:, None], values[~labels][None, :]
+    assert doubled == 2 * int(np.sum(positive > negative)) + int(np.sum(positive == negative))
+    thresholds, tp, fp = sorting.score_table(values, labels)
+    distinct = np.unique(values + 0.0)[::-1]
+    np.testing.assert_array_equal(thresholds, distinct)
+    np.testing.assert_array_equal(tp, [np.sum(labels & (values >= t)) for t in distinct])
+    np.testing.assert_array_equal(fp, [np.sum(~labels & (values >= t)) for t in distinct])
+
+
+# ---------------------------------------------------------------------------
+# precision: weights at any scale, integer scores beyond 2**53
+# ---------------------------------------------------------------------------
+
+def _flat(value):
+    """Any result (number, array, named tuple or dataclass of them) as one flat float array."""
+    if hasattr(value, "__dataclass_fields__"):
+        value = [getattr(value, name) for name in value.__dataclass_fields__]
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([_flat(v) for v in value])
+    return np.atleast_1d(np.asarray(value, dtype=float)).ravel()
+
+
+def _pr_points(y, s, **options):
+    return tuple(em.precision_recall_curve(y, s, **options)[:2])
+
+
+def _roc_points(y, s, **options):
+    return tuple(em.roc_curve(y, s, **options)[:2])
+
+
+def _youden(y, s, **options):
+    return tuple(em.youden_index(y, s, **options))
+
+
+# Every weighted metric whose value is a ratio of weighted sums: (name, call, second argument).
+# (Platt scaling is not one: its smoothed targets add one example of each class in units of weight.)
+SCALE_FREE = [
+    ("accuracy", em.accuracy, "pred"),
+    ("precision", functools.partial(em.precision, zero_division=0), "pred"),
+    ("recall", functools.partial(em.recall, zero_division=0), "pred"),
+    ("specificity", functools.partial(em.specificity, zero_division=0), "pred"),
+    ("false_positive_rate", functools.partial(em.false_positive_rate, zero_division=0), "pred"),
+    ("negative_predictive_value", functools.partial(em.negative_predictive_value, zero_division=0), "pred"),
+    ("f1", functools.partial(em.f1, zero_division=0), "pred"),
+    ("f_beta", functools.partial(em.f_beta, beta=2.0, zero_division=0), "pred"),
+    ("balanced_accuracy", functools.partial(em.balanced_accuracy, zero_division=0), "pred"),
+    ("matthews_correlation", em.matthews_correlation, "pred"),
+    ("cohen_kappa", functools.partial(em.cohen_kappa, zero_division=0), "pred"),
+    ("cohen_kappa_quadratic", functools.partial(em.cohen_kappa, weights="quadratic", zero_division=0), "pred"),
+    ("averaged_scores_macro", functools.partial(em.averaged_scores, zero_division=0), "pred"),
+    ("averaged_scores_weighted", functools.partial(em.averaged_scores, average="weighted", zero_division=0),
+     "pred"),
+    ("f1_of_macro_averages", functools.partial(em.f1_of_macro_averages, zero_division=0), "pred"),
+    ("roc_auc", em.roc_auc, "score"),
+    ("pairwise_auc", em.pairwise_auc, "score"),
+    ("average_precision", em.average_precision, "score"),
+    ("roc_curve", _roc_points, "score"),
+    ("precision_recall_curve", _pr_points, "score"),
+    ("precision_at_recall", functools.partial(em.precision_at_recall, recall=0.5), "score"),
+    ("recall_at_false_positive_rate", functools.partial(em.recall_at_false_positive_rate, false_positive_rate=0.3),
+     "score"),
+    ("youden_index", _youden, "score"),
+    ("brier_score", em.brier_score, "prob"),
+    ("mean_squared_error", em.mean_squared_error, "real"),
+    ("root_mean_squared_error", em.root_mean_squared_error, "real"),
+    ("mean_absolute_error", em.mean_absolute_error, "real"),
+    ("mean_absolute_percentage_error", em.mean_absolute_percentage_error, "real"),
+    ("r2_score", em.r2_score, "real"),
+    ("best_constant", lambda y, _, **o: em.best_constant(y, **o), "real"),
+    ("mape_optimal_constant", lambda y, _, **o: em.mape_optimal_constant(y, **o), "real"),
+    ("isotonic_regression", lambda y, _, **o: em.isotonic_regression(y, **o), "real"),
+]
+
+# Factors of the weights: powers of ten and two across the range, and up to the float limit.
+_FACTORS = [1e-160, 1e154, 1e-300, 1e300, 2.0 ** -1000, 2.0 ** 1000, 3.7e-200, 9.1e250]
+
+
+def _weighted_problem(seed, kind):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(8, 80))
+    y = rng.integers(0, 2, n)
+    y[:2] = 0, 1
+    weights = rng.random(n) * rng.choice([1.0, 1e-3], n) + 1e-6  # a spread of magnitudes
+    if kind == "pred":
+        second = np.where(rng.random(n) < 0.7, y, 1 - y)
+    elif kind == "score":
+        second = np.round(rng.normal(size=n) + y, int(rng.integers(0, 2)))  # ties
+    elif kind == "prob":
+        second = np.round(rng.random(n), 1)
+    else:
+        y = rng.normal(size=n) + 3.0
+        second = y + rng.normal(size=n)
+    return y, second, weights
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("name, metric, kind", SCALE_FREE, ids=[entry[0] for entry in SCALE_FREE])
+def test_weighted_metrics_do_not_change_when_the_weights_are_rescaled(name, metric, kind, seed):
+    y, second, weights = _weighted_problem(1000 * seed + len(name), kind)
+    rng = np.random.default_rng(seed)
+    factors = _FACTORS + [10.0 ** int(rng.integers(-300, 300)), 2.0 ** int(rng.integers(-1000, 1000))]
+    rescaled = [(f"times {f:g}", weights * f) for f in factors]
+    # Near the float limit: the largest weight just below it, where the sums overflow.
+    rescaled.append(("up to the float limit", weights / weights.max() * (np.finfo(np.float64).max * rng.uniform(0.5, 1))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        reference = _flat(metric(y, second, sample_weight=weights))
+        assert np.all(np.isfinite(reference) | np.isnan(reference))
+        for label, other in rescaled:
+            scaled = _flat(metric(y, second, sample_weight=other))
+            np.testing.assert_allclose(scaled, reference, rtol=1e-12, atol=0, equal_nan=True,
+                                       err_msg=f"{name}, weights {label}")
+        for factor in (2.0 ** -1000, 2.0 ** 1000, 2.0 ** -300):
+            # A power of two changes no bit of the scaled weights, hence none of the result.
+            np.testing.assert_array_equal(_flat(metric(y, second, sample_weight=weights * factor)), reference,
+                                          err_msg=f"{name}, weights times {factor:g}")
+
+
+def _big_integer_problem(seed):
+    """Integer scores near +-2**62 a few units apart: float64 would merge most of them."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(10, 120))
+    y = rng.integers(0, 2, n)
+    y[:2] = 0, 1
+    centre = int(rng.choice([2**62, -(2**62), 2**53, 2**63 - 600]))
+    scores = np.array([centre + int(k) for k in rng.integers(-250, 250, n)], dtype=np.int64)
+    if seed % 3 == 0:  # a perfect ranking that float64 would turn into one big tie
+        scores = np.where(y == 1, scores + 500 if centre < 2**63 - 600 else scores, scores - 500)
+        scores[y == 1] = np.maximum(scores[y == 1], scores[y == 0].max() + 1)
+    return y, scores
+
+
+def _exact_auc(y, scores):
+    positive, negative = scores[y == 1][:, None], scores[y == 0][None, :]
+    wins = 2 * int(np.sum(positive > negative)) + int(np.sum(positive == negative))  # int64 compares exactly
+    return wins / (2 * positive.size * negative.size)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_integer_scores_beyond_2_53_keep_their_order(seed):
+    from sklearn.metrics import average_precision_score
+
+    y, scores = _big_integer_problem(seed)
+    exact = _exact_auc(y, scores)
+    if seed % 3 == 0:
+        assert exact == 1.0
+    ranks = np.unique(scores, return_inverse=True)[1]
+    assert em.roc_auc(y, scores) == exact
+    assert em.rank_auc(y, scores) == exact
+    assert em.pairwise_auc(y, scores) == exact
+    assert em.roc_auc(y, scores, sample_weight=np.ones(len(y))) == pytest.approx(exact, rel=1e-15)
+    assert em.delong_interval(y, scores).estimate == exact
+    assert _bootstrap_auc.auc_engine(y, scores).estimate() == exact
+    assert em.average_precision(y, scores) == pytest.approx(average_precision_score(y, ranks), abs=1e-15)
+    np.testing.assert_array_equal(em.midranks(scores), em.midranks(ranks))
+    table = em.threshold_table(y, scores)
+    distinct = np.unique(scores)[::-1]
+    assert len(table) == len(distinct)  # no false ties
+    np.testing.assert_array_equal(table.true_positives, [np.sum((y == 1) & (scores >= t)) for t in distinct])
+    np.testing.assert_array_equal(table.thresholds, distinct.astype(np.float64))
+    curve = em.cost_curve(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
+    assert len(curve.total_cost) == len(distinct) + 1  # +inf, then every distinct integer
+    # Each row's cost from integer comparisons with its threshold, which float64 would blur.
+    exact_costs = [np.sum(y == 1) * 3.0] + [np.sum((scores >= t) & (y == 0)) + 3.0 * np.sum((scores < t) & (y == 1))
+                                            for t in distinct]
+    np.testing.assert_array_equal(curve.total_cost, exact_costs)
+    best = em.best_threshold(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
+    assert best.cost == min(exact_costs)
+    youden = em.youden_index(y, scores)
+    assert 0.0 <= youden.index <= 1.0 and youden.threshold in set(distinct.astype(np.float64)) | {np.inf}
+    difference = em.delong_test(y, scores, -scores).difference
+    assert difference == pytest.approx(exact - (1.0 - exact), abs=1e-15)
+
+
+def test_the_report_takes_the_engine_for_the_auc_and_its_difference(engine_calls):
+    import io
+
+    from evalmetrics.report import build_report, dataset_from_arrays
+    from evalmetrics.report.model import bootstrap_runs
+    from evalmetrics.report.progress import ProgressBar
+
+    y, a, b = tied_scores(14, n=150)
+    data = dataset_from_arrays(y, {"a": a, "b": b})
+    bar = ProgressBar(bootstrap_runs(data) * 41, stream=io.StringIO(), enabled=False)
+    report = build_report(data, resamples=40, seed=3, progress=bar)
+    # One engine per column's AUC interval and one for the paired AUC difference,
+    # although the report counts every metric call for its progress bar.
+    assert len(engine_calls) == 3
+    assert bar.done == bar.total  # the bar still completes
+    expected = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=40, seed=3)
+    auc = report.columns[0].auc
+    assert (auc.value, auc.low, auc.high) == (expected.estimate, *expected.interval)
