@@ -101,7 +101,7 @@ def test_references_become_titles_and_numbers(book):
 
 @pytest.mark.parametrize("role", ["doc", "cite:p", "math", "glue:math", "term", "kbd"])
 def test_a_role_the_book_does_not_use_fails_loudly(book, role):
-    with pytest.raises(ValueError, match=rf"role \{{{role}\}} is not one the book uses"):
+    with pytest.raises(ValueError, match=rf"^book/x: role \{{{role}\}} is not one the book uses"):
         convert(f"text {{{role}}}`x` text", book)
 
 

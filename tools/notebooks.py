@@ -253,8 +253,9 @@ class _Page:
     def role(self, name: str, text: str) -> str:
         convert = _ROLES.get(name)
         if convert is None:
-            raise ValueError(f"role {{{name}}} is not one the book uses ({', '.join(sorted(_ROLES))}); "
-                             "add its conversion to _ROLES in tools/notebooks.py")
+            raise ValueError(f"{self.docname}: role {{{name}}} is not one the book uses "
+                             f"({', '.join(sorted(_ROLES))}); add its conversion to _ROLES in "
+                             "tools/notebooks.py")
         explicit = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.DOTALL)
         title, target = (explicit.group(1), explicit.group(2)) if explicit else (None, text)
         return convert(self, text, title, target)
