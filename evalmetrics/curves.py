@@ -472,5 +472,7 @@ def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_l
 
 for _function in (threshold_table, roc_curve, roc_auc, precision_recall_curve,
                   average_precision, precision_at_recall, recall_at_false_positive_rate):
-    _function.__doc__ = _function.__doc__.replace("{shared}", _SHARED)
+    # python -OO strips docstrings: then there is nothing to splice.
+    if _function.__doc__ is not None:
+        _function.__doc__ = _function.__doc__.replace("{shared}", _SHARED)
 del _function
