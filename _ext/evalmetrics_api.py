@@ -20,10 +20,11 @@ directive for a module listed here (and every module listed has its page):
 
 .. code-block:: md
 
-    ```{api-module} evalmetrics.curves
+    ```{eval-rst}
+    .. api-module:: evalmetrics.curves
     ```
 
-writes the module's docstring, then each name of its ``__all__`` in that order
+(in reStructuredText, which autodoc writes and parses) writes the module's docstring, then each name of its ``__all__`` in that order
 (``autofunction`` or ``autoclass`` with the class's own public methods).
 """
 
@@ -94,8 +95,11 @@ def public_objects(modules=LIBRARY_MODULES + PLOTTING_MODULES):
 def module_reference(module_name: str) -> list[str]:
     """The reStructuredText that documents one module (what the directive parses)."""
     module = importlib.import_module(module_name)
-    lines = [f".. automodule:: {module_name}", ""]
+    # The module's target (for :mod: links), then its docstring read in the package's
+    # namespace, where the docstrings' short names (:func:`ratio`) are documented.
+    lines = [f".. py:module:: {module_name}", ""]
     lines += [f".. currentmodule:: {public_package(module_name)}", ""]
+    lines += inspect.cleandoc(module.__doc__ or "").splitlines() + [""]
     for name in module.__all__:
         obj = getattr(module, name)
         if inspect.isclass(obj):
@@ -145,9 +149,16 @@ def setup(app):
     def link_result_types(app, config):
         # numpydoc links a type word of Parameters / Returns only when it is an alias
         # (numpydoc_xref_ignore: all): every public class, under its documented name.
+        # numpydoc's own aliases (int, ndarray, array_like, ...) point into the python:
+        # and numpy: intersphinx inventories, which an offline build does not have: an
+        # alias to itself leaves the word as text.
+        from numpydoc.xref import DEFAULT_LINKS
+
         classes = {name.rpartition(".")[2]: name for name, obj in public_objects()
                    if inspect.isclass(obj)}
-        config.numpydoc_xref_aliases = {**classes, **config.numpydoc_xref_aliases}
+        config.numpydoc_xref_aliases = {**{word: word for word in DEFAULT_LINKS}, **classes,
+                                        **config.numpydoc_xref_aliases}
+        config.numpydoc_xref_ignore = "all"
 
     def resolve_module_path(app, env, node, contnode):
         # A docstring may name an object by its defining module

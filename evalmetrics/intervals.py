@@ -19,7 +19,7 @@ times each cell of tied scores is chosen instead of the rows themselves.
 
 For the package's own AUC functions (and no groups), the same resamples
 are evaluated from counts over the sorted rows, with a closed-form BCa
-jackknife: :mod:`evalmetrics._bootstrap_auc`.  DeLong's variance of the
+jackknife: ``evalmetrics._bootstrap_auc`` (private).  DeLong's variance of the
 AUC is in :mod:`evalmetrics.delong`.
 """
 

@@ -111,7 +111,7 @@ def test_the_public_api_is_what_the_package_re_exports():
 
 def test_every_listed_module_has_its_reference_entry_once():
     pages = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "book").glob("api*.md"))
-    used = re.findall(r"^```\{api-module\} (\S+)$", pages, re.MULTILINE)
+    used = re.findall(r"^\.\. api-module:: (\S+)$", pages, re.MULTILINE)
     assert sorted(used) == sorted(evalmetrics_api.LIBRARY_MODULES + evalmetrics_api.PLOTTING_MODULES)
 
 

@@ -326,6 +326,11 @@ class _Page:
             return f"<sup>{text}</sup>"
         if name == "abbr":
             return re.sub(r"\s*\(.*\)$", "", text)
+        if name.startswith("py:"):
+            # A link to the reference: the name as the website shows it, in code
+            # ("~" keeps the last part; functions and methods get their parentheses).
+            shown = title or (target[1:].rpartition(".")[2] if target.startswith("~") else target)
+            return f"`{shown}()`" if name in ("py:func", "py:meth") and not title else f"`{shown}`"
         if name == "index":
             return ""
         return title if title else text  # term, download, guilabel, ...
