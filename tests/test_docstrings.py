@@ -46,7 +46,7 @@ CHECKS = {
 # * PR04 / PR07 / RT03 (a type and a description for each parameter and return value):
 #   grouped entries ("y_true, y_pred, pos_label -- As in :func:`precision`") point to
 #   the one place a shared parameter is described, and a return type such as
-#   ``RocCurve`` or ``float`` often says all; a sentence under each (about 180 are
+#   ``RocCurve`` or ``float`` often says all; a sentence under each (about 170 are
 #   missing) would mostly repeat the name.  PR01 still requires every parameter to
 #   be there.
 # * EX01 for classes and methods: result classes are built by the function whose
