@@ -40,6 +40,15 @@ _AVERAGES = ("macro", "micro", "weighted")
 class ClassScores:
     """Per-class precision, recall, F score and support (arrays of length K).
 
+    Attributes
+    ----------
+    labels : ndarray
+        The classes, in the order of the other arrays.
+    precision, recall, f_score : ndarray of float
+        The scores of each class against the rest.
+    support : ndarray
+        The number (or weight) of examples of each class in ``y_true``.
+
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
@@ -57,6 +66,12 @@ class ClassScores:
 
 class AveragedScores(NamedTuple):
     """Averaged precision, recall and F score.
+
+    Attributes
+    ----------
+    precision, recall, f_score : float
+        The averages (the F score's definition is that of the function that
+        returned the result).
 
     Examples
     --------
@@ -183,13 +198,15 @@ def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1
 
     Parameters
     ----------
-    y_true, y_pred, labels, beta, zero_division, sample_weight
+    y_true, y_pred
         As in :func:`per_class_scores`.
     average : {"macro", "micro", "weighted"}, default "macro"
         Every class equally, every example equally (pooled counts), or every
         class by its support.  The macro F score is the mean of the
         per-class F scores, as in scikit-learn; see
         :func:`f1_of_macro_averages` for the other definition.
+    labels, beta, zero_division, sample_weight
+        As in :func:`per_class_scores`.
 
     Returns
     -------

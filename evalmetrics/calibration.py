@@ -58,6 +58,17 @@ class BrierDecomposition:
 
     ``brier_score`` is computed directly from the rows; the identity holds
     to rounding error because the groups are the distinct forecast values.
+
+    Attributes
+    ----------
+    reliability : float
+        Weighted mean of (forecast - observed share)^2; 0 is perfect.
+    resolution : float
+        Weighted mean of (observed share - base rate)^2; larger is better.
+    uncertainty : float
+        Base rate * (1 - base rate), the Brier score of the base rate.
+    brier_score : float
+        The Brier score of the forecasts.
     """
 
     reliability: float  # weighted mean of (forecast - observed share)^2; 0 is perfect
@@ -76,6 +87,21 @@ class BinnedBrierDecomposition:
     Their ``difference`` (original minus binned) equals
     ``within_bin_variance - 2 * within_bin_covariance``, the two extra terms of
     Stephenson, Coelho and Jolliffe (2008).
+
+    Attributes
+    ----------
+    reliability, resolution, uncertainty : float
+        Murphy's three terms for the binned forecaster.
+    binned_brier_score : float
+        The Brier score of the binned forecaster.
+    brier_score : float
+        The Brier score of the original forecaster.
+    difference : float
+        ``brier_score - binned_brier_score``.
+    within_bin_variance : float
+        The spread of the forecasts inside their bins.
+    within_bin_covariance : float
+        How forecasts and outcomes co-vary inside the bins.
     """
 
     reliability: float
@@ -94,6 +120,15 @@ class ReliabilityCurve(NamedTuple):
     The order is (x, y, size): mean forecast, observed share of positives,
     number of rows.  scikit-learn's ``calibration_curve`` returns
     ``(prob_true, prob_pred)``, the first two fields swapped.
+
+    Attributes
+    ----------
+    mean_predicted : ndarray
+        The mean forecast of each bin.
+    fraction_positive : ndarray
+        The observed share of positives of each bin.
+    count : ndarray
+        The number of rows of each bin.
     """
 
     mean_predicted: np.ndarray
@@ -110,6 +145,25 @@ class CorpReliability:
     and ``count`` how many rows share it; ``recalibrated`` is the recalibrated
     probability of every row, in the input order.  The Brier score splits
     exactly as ``brier_score = miscalibration - discrimination + uncertainty``.
+
+    Attributes
+    ----------
+    forecast : ndarray
+        The distinct forecast values, increasing.
+    calibrated : ndarray
+        The isotonic estimate of P(Y = 1 | forecast) at each.
+    count : ndarray
+        The number of rows with each forecast value.
+    recalibrated : ndarray
+        The recalibrated probability of every row, in the input order.
+    brier_score : float
+        The Brier score of the original forecasts.
+    miscalibration : float
+        BS(original) - BS(recalibrated), at least 0.
+    discrimination : float
+        BS(base rate) - BS(recalibrated), at least 0.
+    uncertainty : float
+        BS(base rate).
     """
 
     forecast: np.ndarray
@@ -279,7 +333,7 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
 
 
 def brier_decomposition(y_true, y_prob, *, pos_label=None):
-    """Murphy's reliability-resolution decomposition over distinct forecasts.
+    """The reliability-resolution decomposition of Murphy over distinct forecasts.
 
     Rows sharing a forecast value form a group with observed share of
     positives ``o_k``; with ``pi`` the overall share,
@@ -317,12 +371,14 @@ def binned_brier_decomposition(y_true, y_prob, *, n_bins=10, strategy="uniform",
 
     Parameters
     ----------
-    y_true, y_prob, pos_label
+    y_true, y_prob
         As in :func:`brier_score`.
     n_bins : int, default 10
         Number of bins.
     strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins on [0, 1], or edges at quantiles of ``y_prob``.
+    pos_label : label, optional
+        As in :func:`brier_score`.
 
     Returns
     -------
@@ -350,13 +406,15 @@ def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label
 
     Parameters
     ----------
-    y_true, y_prob, pos_label
+    y_true, y_prob
         As in :func:`brier_score`.
     n_bins : int, default 5
         Number of bins (scikit-learn's default).
     strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins on [0, 1], or edges at the ``np.percentile`` of
         ``y_prob`` (equal counts up to ties).
+    pos_label : label, optional
+        As in :func:`brier_score`.
 
     Returns
     -------
@@ -385,11 +443,14 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
 
     Parameters
     ----------
-    y_true, y_prob, pos_label
+    y_true, y_prob
         As in :func:`brier_score`.
     n_bins : int, default 10
         Number of bins.
     strategy : {"uniform", "quantile"}, default "uniform"
+        As in :func:`reliability_curve`.
+    pos_label : label, optional
+        As in :func:`brier_score`.
 
     Returns
     -------

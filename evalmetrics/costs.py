@@ -42,7 +42,17 @@ __all__ = [
 
 
 class CostCurve(NamedTuple):
-    """Total cost at +inf and at every distinct score, in decreasing order."""
+    """Total cost at +inf and at every distinct score, in decreasing order.
+
+    Attributes
+    ----------
+    thresholds : ndarray
+        ``inf``, then the distinct scores in decreasing order.
+    total_cost : ndarray
+        ``cFP FP + cFN FN`` at each threshold.
+    false_positives, false_negatives : ndarray
+        The counts (or weights) at each threshold.
+    """
 
     thresholds: np.ndarray
     total_cost: np.ndarray
@@ -51,7 +61,17 @@ class CostCurve(NamedTuple):
 
 
 class BestThreshold(NamedTuple):
-    """The cheapest threshold of a cost curve and its counts."""
+    """The cheapest threshold of a cost curve and its counts.
+
+    Attributes
+    ----------
+    threshold : float
+        Flag the scores at least this value.
+    cost : float
+        The total cost there.
+    false_positives, false_negatives : int or float
+        The counts (or weights) there.
+    """
 
     threshold: float
     cost: float
@@ -60,7 +80,17 @@ class BestThreshold(NamedTuple):
 
 
 class YoudenIndex(NamedTuple):
-    """The threshold that maximizes TPR - FPR, and the rates there."""
+    """The threshold that maximizes TPR - FPR, and the rates there.
+
+    Attributes
+    ----------
+    threshold : float
+        Flag the scores at least this value.
+    index : float
+        Youden's J, TPR - FPR at that threshold.
+    true_positive_rate, false_positive_rate : float
+        The rates there.
+    """
 
     threshold: float
     index: float
@@ -172,10 +202,12 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
 
     Parameters
     ----------
-    y_true, y_score, false_positive_cost, false_negative_cost, pos_label, sample_weight
+    y_true, y_score
         As in :func:`cost_curve`.
     threshold : float
         Flag the examples whose score is at least this value (+inf flags none).
+    false_positive_cost, false_negative_cost, pos_label, sample_weight
+        As in :func:`cost_curve`.
 
     Returns
     -------
@@ -240,7 +272,7 @@ def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
     Parameters
     ----------
     prevalence : float in (0, 1)
-        pi, the share of positives.
+        The share of positives, pi in the formula.
     false_positive_cost, false_negative_cost : float
         Non-negative costs, not both zero.
 

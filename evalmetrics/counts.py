@@ -36,6 +36,11 @@ class BinaryCounts:
     several classes at once (see :func:`one_vs_rest`) or several thresholds.
     With sample weights they are weighted counts (floats).
 
+    Attributes
+    ----------
+    tp, fp, fn, tn : int, float or ndarray
+        True positives, false positives, false negatives, true negatives.
+
     Examples
     --------
     >>> c = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
@@ -74,11 +79,23 @@ class BinaryCounts:
         return self.tp + self.fp + self.fn + self.tn
 
     def as_matrix(self):
-        """The 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` (rows actual)."""
+        """The 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` (rows actual).
+
+        Returns
+        -------
+        ndarray of shape (2, 2)
+            Rows are the actual class, columns the predicted one, negatives first.
+        """
         return np.array([[self.tn, self.fp], [self.fn, self.tp]])
 
     def ravel(self):
-        """``(TN, FP, FN, TP)``, the order of scikit-learn's ``ravel()``."""
+        """The four counts in the order of scikit-learn's ``confusion_matrix(...).ravel()``.
+
+        Returns
+        -------
+        tuple
+            ``(TN, FP, FN, TP)``.
+        """
         return self.tn, self.fp, self.fn, self.tp
 
 
@@ -128,7 +145,26 @@ def binary_counts(y_true, y_pred, *, pos_label=None, sample_weight=None):
 
 
 def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_weight=None):
-    """Counts of the decision "flag when the score is at least ``threshold``".
+    """Count TP, FP, FN and TN of flagging every score at least ``threshold``.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        True labels.  Labels {0, 1}, {-1, 1} or booleans need no
+        ``pos_label``; any other pair of labels does.
+    y_score : array_like of shape (n,)
+        Finite scores, larger meaning more likely positive.
+    threshold : float
+        An example is flagged when its score is at least this value.
+    pos_label : label, optional
+        The positive class.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    BinaryCounts
+        Integers, or floats with sample weights.
 
     Examples
     --------
@@ -278,6 +314,11 @@ def one_vs_rest(matrix):
     Class k is positive and all others negative: a false positive for k is
     an error in column k, a false negative an error in row k.
 
+    Parameters
+    ----------
+    matrix : array_like of shape (K, K)
+        A confusion matrix, rows actual, columns predicted.
+
     Returns
     -------
     BinaryCounts
@@ -300,6 +341,16 @@ def one_vs_rest(matrix):
 
 def counts_from_matrix(matrix):
     """Binary counts from a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.
+
+    Parameters
+    ----------
+    matrix : array_like of shape (2, 2)
+        A binary confusion matrix, rows actual, negatives first (scikit-learn's
+        layout with labels sorted).
+
+    Returns
+    -------
+    BinaryCounts
 
     Examples
     --------

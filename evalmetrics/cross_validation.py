@@ -40,7 +40,13 @@ __all__ = [
 
 
 class Fold(NamedTuple):
-    """Row indices of one split: the model fits ``train`` and predicts ``test``."""
+    """Row indices of one split: the model fits ``train`` and predicts ``test``.
+
+    Attributes
+    ----------
+    train, test : ndarray of int
+        Row indices, disjoint.
+    """
 
     train: np.ndarray
     test: np.ndarray

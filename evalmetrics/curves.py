@@ -56,9 +56,9 @@ class ThresholdTable:
 
     Attributes
     ----------
-    thresholds : ndarray of float64, strictly decreasing
-        (for integer scores beyond 2**53, which the rows keep apart, the
-        nearest floats, which can repeat)
+    thresholds : ndarray of float64
+        The distinct scores, strictly decreasing (for integer scores beyond
+        2**53, which the rows keep apart, the nearest floats, which can repeat).
     true_positives, false_positives : ndarray
         Cumulative counts, non-decreasing.
     positives, negatives : int or float
@@ -125,7 +125,15 @@ class ThresholdTable:
 
 
 class RocCurve(NamedTuple):
-    """ROC points, starting at (0, 0) for the threshold +inf."""
+    """ROC points, starting at (0, 0) for the threshold +inf.
+
+    Attributes
+    ----------
+    false_positive_rate, true_positive_rate : ndarray
+        The points, non-decreasing.
+    thresholds : ndarray
+        ``inf``, then the distinct scores in decreasing order.
+    """
 
     false_positive_rate: np.ndarray
     true_positive_rate: np.ndarray
@@ -133,7 +141,15 @@ class RocCurve(NamedTuple):
 
 
 class PrecisionRecallCurve(NamedTuple):
-    """Precision and recall at each distinct score, in decreasing order of threshold."""
+    """Precision and recall at each distinct score, in decreasing order of threshold.
+
+    Attributes
+    ----------
+    precision, recall : ndarray
+        One point per distinct score.
+    thresholds : ndarray
+        The distinct scores in decreasing order.
+    """
 
     precision: np.ndarray
     recall: np.ndarray
@@ -234,18 +250,21 @@ def _check_rate(value, name):
 # ---------------------------------------------------------------------------
 
 # The parameters every public function shares, spliced into the docstrings
-# below (where they say {shared}) so the seven descriptions cannot drift apart.
-_SHARED = """Parameters
+# below (where they say {shared}, or {data} and {options} around a function's
+# own argument, in the order of the signature) so the seven descriptions
+# cannot drift apart.
+_DATA = """Parameters
     ----------
     y_true : array_like of shape (n,)
         True binary labels.  {0, 1}, {-1, 1} and booleans need no
         ``pos_label``; other labels do.
     y_score : array_like of shape (n,)
-        Finite scores, larger meaning more likely positive.
-    pos_label : label, optional
+        Finite scores, larger meaning more likely positive."""
+_OPTIONS = """pos_label : label, optional
         The positive class.
     sample_weight : array_like of shape (n,), optional
         Non-negative weights; rows of weight zero are ignored."""
+_SHARED = _DATA + "\n    " + _OPTIONS
 
 
 def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -415,9 +434,10 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     precision at any recall at least the target), which can be larger on
     the sawtooth.
 
-    {shared}
+    {data}
     recall : float in [0, 1]
         Target recall.  0 gives the precision at the highest score.
+    {options}
 
     Returns
     -------
@@ -449,9 +469,10 @@ def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_l
     qualifies.  A tied group that would carry the false positive rate past
     the target is excluded whole: no threshold can take half of it.
 
-    {shared}
+    {data}
     false_positive_rate : float in [0, 1]
         The largest acceptable false positive rate.
+    {options}
 
     Returns
     -------
@@ -482,5 +503,8 @@ roc_auc.bootstrap_engine = auc_engine
 
 for _function in (threshold_table, roc_curve, roc_auc, precision_recall_curve,
                   average_precision, precision_at_recall, recall_at_false_positive_rate):
-    _function.__doc__ = _function.__doc__.replace("{shared}", _SHARED)
+    # python -OO strips docstrings: then there is nothing to splice.
+    if _function.__doc__ is not None:
+        _function.__doc__ = (_function.__doc__.replace("{shared}", _SHARED)
+                             .replace("{data}", _DATA).replace("{options}", _OPTIONS))
 del _function

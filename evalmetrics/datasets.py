@@ -35,7 +35,7 @@ __all__ = [
 
 
 def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
-    """Scores drawn from the binormal model.
+    """Draw scores from the binormal model.
 
     Negatives score N(0, 1), positives N(``mean``, ``sd``^2), independently.
     A random positive outranks a random negative with probability

@@ -269,7 +269,7 @@ def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
 
 
 def delong_test(y_true, y_score_a, y_score_b, *, confidence=0.95, pos_label=None):
-    """DeLong's test of the difference of two AUCs measured on the same rows.
+    """Test the difference of two AUCs measured on the same rows (DeLong).
 
     Both models score the same examples, so their AUCs are correlated; the
     covariance of their paired placements enters the variance of the

@@ -54,7 +54,13 @@ __all__ = [
 
 
 class ConfidenceInterval(NamedTuple):
-    """Lower and upper end of a confidence interval."""
+    """Lower and upper end of a confidence interval.
+
+    Attributes
+    ----------
+    low, high : float
+        The ends, ``low <= high``.
+    """
 
     low: float
     high: float

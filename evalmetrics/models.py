@@ -97,7 +97,20 @@ class LogisticRegression:
         L2 strength lambda, at least 0.  With 0 and separable classes the
         weights grow without bound and the fit warns that it did not converge.
     tol : float, default 1e-12
+        Stop when the largest Newton step is below this.
     max_iter : int, default 100
+        At most this many Newton steps (the fit warns if they were not enough).
+
+    Attributes
+    ----------
+    weights : ndarray of shape (p,)
+        The weights of the standardized features (None until :meth:`fit`).
+    intercept : float
+        The intercept on the standardized scale.
+    feature_mean, feature_scale : ndarray of shape (p,)
+        The standardization learnt from the training rows.
+    n_iter : int
+        The Newton steps the fit took.
 
     Examples
     --------
@@ -132,9 +145,18 @@ class LogisticRegression:
         Parameters
         ----------
         X : array_like of shape (n, p)
+            Features, finite numbers.
         y : array_like of shape (n,)
             Binary labels; ``pos_label`` names the positive one if they are
             not {0, 1}, {-1, 1} or booleans.
+        pos_label : label, optional
+            The positive class.
+
+        Returns
+        -------
+        LogisticRegression
+            A new model with the fitted attributes set; this one is unchanged
+            (the model is frozen).
         """
         X, target = _training_data(X, y, pos_label)
         mean = X.mean(axis=0)
@@ -149,13 +171,33 @@ class LogisticRegression:
         )
 
     def decision_function(self, X):
-        """Log-odds of the positive class, ``intercept + w . z``."""
+        """The log-odds of the positive class, ``intercept + w . z``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, the same columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         _require_fitted(self, "weights")
         X = _features(X, len(self.weights))
         return self.intercept + ((X - self.feature_mean) / self.feature_scale) @ self.weights
 
     def predict_proba(self, X):
-        """Probability of the positive class, shape (n,)."""
+        """Probability of the positive class, shape (n,).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, the same columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         return _sigmoid(self.decision_function(X))
 
 
@@ -218,6 +260,15 @@ class GaussianNaiveBayes:
     Parameters
     ----------
     var_smoothing : float, default 1e-9
+        Share of the largest feature variance added to every variance.
+
+    Attributes
+    ----------
+    class_prior : ndarray of shape (2,)
+        The share of each class in the training rows, negative class first
+        (None until :meth:`fit`).
+    theta, var : ndarray of shape (2, p)
+        The mean and smoothed variance of each feature in each class.
 
     Examples
     --------
@@ -239,7 +290,18 @@ class GaussianNaiveBayes:
         arrays.non_negative(self.var_smoothing, "var_smoothing")
 
     def fit(self, X, y, *, pos_label=None):
-        """Return a fitted copy (see :meth:`LogisticRegression.fit`)."""
+        """Return a fitted copy.
+
+        Parameters
+        ----------
+        X, y, pos_label
+            As in :meth:`LogisticRegression.fit`.
+
+        Returns
+        -------
+        GaussianNaiveBayes
+            A new model with the fitted attributes set.
+        """
         X, target = _training_data(X, y, pos_label)
         epsilon = self.var_smoothing * np.var(X, axis=0).max()
         theta, var, counts = [], [], []
@@ -265,12 +327,32 @@ class GaussianNaiveBayes:
         return np.column_stack(columns)
 
     def decision_function(self, X):
-        """Log-odds of the positive class, ``log P(1 | x) - log P(0 | x)``."""
+        """The log-odds of the positive class, ``log P(1 | x) - log P(0 | x)``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, the same columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         joint = self._joint_log_likelihood(X)
         return joint[:, 1] - joint[:, 0]
 
     def predict_proba(self, X):
-        """Probability of the positive class, shape (n,)."""
+        """Probability of the positive class, shape (n,).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, the same columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         joint = self._joint_log_likelihood(X)
         # Normalize in log space, as scikit-learn does, so tiny likelihoods do not underflow.
         largest = joint.max(axis=1, keepdims=True)

@@ -97,7 +97,7 @@ def _pairwise_auc(is_positive, values, weights=None):
 # ---------------------------------------------------------------------------
 
 def midranks(values):
-    """Ranks from 1 (smallest) to n, tied values sharing the mean of their ranks.
+    """Rank from 1 (smallest) to n, tied values sharing the mean of their ranks.
 
     The same as ``scipy.stats.rankdata(values, method="average")``.
 

@@ -235,12 +235,16 @@ def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", s
 
     Parameters
     ----------
-    y_true, y_pred, pos_label, sample_weight
+    y_true, y_pred
         As in :func:`precision`; ``y_true`` may be counts alone.
     beta : float, keyword-only, required
         Relative weight of recall (no default, as in scikit-learn).
+    pos_label : label, optional
+        As in :func:`precision`.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
         Value when there are no positives and nothing is flagged.
+    sample_weight : array_like of shape (n,), optional
+        As in :func:`precision`.
 
     Returns
     -------
@@ -297,10 +301,17 @@ def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
     Parameters
     ----------
     y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+        True labels, or counts alone (then omit ``y_pred``).
     y_pred : array_like of shape (n,), optional
+        Predicted labels.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
         Value when the total (weight) is zero.
     sample_weight : array_like of shape (n,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    float (an array for a BinaryCounts of arrays)
 
     Examples
     --------
@@ -347,11 +358,19 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     Parameters
     ----------
     y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+        True labels, or counts alone (then omit ``y_pred``).
     y_pred : array_like of shape (n,), optional
+        Predicted labels.
     adjusted : bool, default False
+        Rescale so that chance level is 0.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
         Value when no class has any example.
     sample_weight : array_like of shape (n,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    float (an array for a BinaryCounts of arrays)
 
     Examples
     --------
@@ -381,7 +400,7 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
 
 
 def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
-    """Matthews correlation coefficient, for two or K classes (Gorodkin).
+    """The Matthews correlation coefficient, for two or K classes (Gorodkin).
 
     Two classes: ``(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.
     K classes, with c correct, n total, row totals t and column totals p:
@@ -392,8 +411,16 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
     Parameters
     ----------
     y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+        True labels, or counts alone (then omit ``y_pred``).
     y_pred : array_like of shape (n,), optional
+        Predicted labels.
     sample_weight : array_like of shape (n,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    float (an array for a BinaryCounts of arrays)
+        In [-1, 1]; 0 when the denominator is zero.
 
     Examples
     --------
@@ -419,7 +446,7 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
 
 def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division="warn",
                 sample_weight=None):
-    """Cohen's kappa: observed agreement corrected for chance agreement.
+    """Agreement corrected for chance agreement: Cohen's kappa.
 
     ``kappa = 1 - sum(w * C) / sum(w * E)`` with ``E`` the counts expected
     from the marginal totals, ``E[j, k] = t_j p_k / n``, and disagreement
@@ -429,15 +456,24 @@ def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division
     Parameters
     ----------
     y_true : array_like of shape (n,), BinaryCounts or K x K matrix
+        True labels, or counts alone (then omit ``y_pred``).
     y_pred : array_like of shape (n,), optional
+        Predicted labels.
     labels : array_like, optional
         Classes and their order (which matters for weighted kappa); rows
         with other labels are ignored.  Only with label arrays.
     weights : None, "linear" or "quadratic"
+        Disagreement weights (see above); None counts every disagreement as 1.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
         Value when the chance disagreement is zero (one class only).
         scikit-learn's ``cohen_kappa_score`` returns NaN by default there.
     sample_weight : array_like of shape (n,), optional
+        Non-negative weights.
+
+    Returns
+    -------
+    float
+        1 for perfect agreement, 0 for agreement at chance level.
 
     Examples
     --------

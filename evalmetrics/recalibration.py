@@ -116,6 +116,18 @@ class IsotonicCalibration:
     ``IsotonicRegression`` does.  Scores outside the fitted range are
     clipped to it (``out_of_bounds="clip"`` in scikit-learn).
 
+    Parameters
+    ----------
+    interpolation : {"step", "linear"}, default "step"
+        How :meth:`transform` evaluates the map between thresholds.
+
+    Attributes
+    ----------
+    thresholds : ndarray
+        The distinct fitted scores, increasing (None until :meth:`fit`).
+    values : ndarray
+        The fitted, non-decreasing value at each threshold.
+
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
@@ -130,7 +142,22 @@ class IsotonicCalibration:
     interpolation: str = "step"
 
     def fit(self, scores, y, *, sample_weight=None):
-        """Fit on scores and outcomes (0/1 labels, or any real values); return a fitted copy."""
+        """Fit on scores and outcomes (0/1 labels, or any real values); return a fitted copy.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores, larger meaning a larger outcome.
+        y : array_like of shape (n,)
+            The outcomes.
+        sample_weight : array_like of shape (n,), optional
+            Non-negative weights; rows of weight zero are dropped.
+
+        Returns
+        -------
+        IsotonicCalibration
+            A new map with ``thresholds`` and ``values`` set.
+        """
         if self.interpolation not in ("step", "linear"):
             raise ValueError(f'interpolation must be "step" or "linear", got {self.interpolation!r}')
         s = arrays.scores(scores, "scores")
@@ -151,7 +178,17 @@ class IsotonicCalibration:
         return dataclasses.replace(self, thresholds=thresholds, values=_pav(mean, total))
 
     def transform(self, scores):
-        """The fitted map at ``scores``."""
+        """The fitted map at ``scores``.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         if self.thresholds is None:
             raise ValueError("IsotonicCalibration is not fitted; call fit(scores, y) first")
         s = arrays.scores(scores, "scores")
@@ -161,7 +198,17 @@ class IsotonicCalibration:
         return self.values[np.clip(position, 0, len(self.values) - 1)]
 
     def predict_proba(self, scores):
-        """Alias of :meth:`transform`: probabilities of the positive class when fitted on 0/1 labels."""
+        """The same as :meth:`transform`: probabilities of the positive class when fitted on 0/1 labels.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         return self.transform(scores)
 
 
@@ -248,6 +295,16 @@ class PlattScaling:
     calibrator (``CalibratedClassifierCV(method="sigmoid")``) does; its
     ``a, b`` are ``-slope, -intercept`` here.
 
+    Parameters
+    ----------
+    smooth_targets : bool, default False
+        Platt's targets instead of the labels.
+
+    Attributes
+    ----------
+    slope, intercept : float
+        The fitted map (None until :meth:`fit`).
+
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
@@ -262,7 +319,25 @@ class PlattScaling:
     smooth_targets: bool = False
 
     def fit(self, scores, y, *, pos_label=None, sample_weight=None):
-        """Fit on held-out scores and labels; return a fitted copy."""
+        """Fit on held-out scores and labels; return a fitted copy.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores of a model on rows it was not trained on.
+        y : array_like of shape (n,)
+            Binary labels.
+        pos_label : label, optional
+            The positive class, needed unless the labels are {0, 1}, {-1, 1}
+            or booleans.
+        sample_weight : array_like of shape (n,), optional
+            Non-negative weights.
+
+        Returns
+        -------
+        PlattScaling
+            A new map with ``slope`` and ``intercept`` set.
+        """
         positive = arrays.binary_labels(y, pos_label=pos_label, name="y")
         s = arrays.scores(scores, "scores")
         arrays.same_length(scores=s, y=positive)
@@ -273,17 +348,47 @@ class PlattScaling:
         return dataclasses.replace(self, slope=slope, intercept=intercept)
 
     def decision_function(self, scores):
-        """The fitted log-odds ``slope * s + intercept``."""
+        """The fitted log-odds ``slope * s + intercept``.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         if self.slope is None:
             raise ValueError("PlattScaling is not fitted; call fit(scores, y) first")
         return self.slope * arrays.scores(scores, "scores") + self.intercept
 
     def predict_proba(self, scores):
-        """Calibrated probabilities of the positive class, shape (n,)."""
+        """Calibrated probabilities of the positive class, shape (n,).
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         return np.exp(_log_sigmoid(self.decision_function(scores)))
 
     def transform(self, scores):
-        """Alias of :meth:`predict_proba`."""
+        """The same as :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,)
+            Finite scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         return self.predict_proba(scores)
 
 
@@ -317,6 +422,13 @@ class PlattCalibrated:
     pos_label : label, optional
         Positive class of ``y`` when it is not {0, 1}, {-1, 1} or boolean.
 
+    Attributes
+    ----------
+    fitted_estimator : object
+        The estimator refitted on all rows (None until :meth:`fit`).
+    calibrator : PlattScaling
+        The map fitted on the out-of-fold scores.
+
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
@@ -340,7 +452,20 @@ class PlattCalibrated:
     calibrator: PlattScaling | None = None
 
     def fit(self, X, y):
-        """Fit the model and its Platt map; return a fitted copy."""
+        """Fit the model and its Platt map; return a fitted copy.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, as the estimator takes them.
+        y : array_like of shape (n,)
+            Binary labels (``pos_label`` names the positive one).
+
+        Returns
+        -------
+        PlattCalibrated
+            A new model with ``fitted_estimator`` and ``calibrator`` set.
+        """
         n_folds = arrays.positive_int(self.n_folds, "n_folds", minimum=2)
         X = np.asarray(X)
         y = arrays.column(y, "y")
@@ -369,11 +494,31 @@ class PlattCalibrated:
             raise ValueError("PlattCalibrated is not fitted; call fit(X, y) first")
 
     def decision_function(self, X):
-        """Calibrated log-odds of the positive class."""
+        """Calibrated log-odds of the positive class.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, as the estimator takes them.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         self._check_fitted()
         raw = np.asarray(self.fitted_estimator.decision_function(np.asarray(X)), dtype=float).ravel()
         return self.calibrator.decision_function(raw)
 
     def predict_proba(self, X):
-        """Calibrated probabilities of the positive class, shape (n,)."""
+        """Calibrated probabilities of the positive class, shape (n,).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Features, as the estimator takes them.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         return np.exp(_log_sigmoid(self.decision_function(X)))

@@ -50,6 +50,15 @@ class BestConstant(NamedTuple):
     is one representative: the mean (MSE), the midpoint of the median
     interval (MAE, the usual median) or ``low`` (MAPE, the 1/y-weighted median
     where the cumulative weight first reaches half).
+
+    Attributes
+    ----------
+    value : float
+        A minimising constant.
+    low, high : float
+        The ends of the interval of minimising constants (equal when unique).
+    loss : float
+        The metric's value at any of them.
     """
 
     value: float
@@ -176,6 +185,15 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None):
 def root_mean_squared_error(y_true, y_pred, *, sample_weight=None):
     """Square root of :func:`mean_squared_error`, in the units of the target.
 
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> from evalmetrics.worked_example import six_households
@@ -188,6 +206,15 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None):
 
 def mean_absolute_error(y_true, y_pred, *, sample_weight=None):
     """Mean absolute error, ``mean(|y_pred - y_true|)``.
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -206,6 +233,15 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None):
     against division by zero: a zero target is not an error but makes the
     result astronomically large.  Under-forecasts cost at most 1 each (for
     non-negative forecasts), over-forecasts are unbounded.
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -228,6 +264,15 @@ def r2_score(y_true, y_pred, *, sample_weight=None):
     A constant ``y_true`` has SST = 0 and R^2 is undefined: this returns NaN
     with an :class:`~evalmetrics.arrays.UndefinedMetricWarning`, whereas
     scikit-learn returns 1.0 for perfect predictions and 0.0 otherwise.
+
+    Parameters
+    ----------
+    y_true, y_pred, sample_weight
+        As in :func:`mean_squared_error`.
+
+    Returns
+    -------
+    float
 
     Examples
     --------

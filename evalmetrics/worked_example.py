@@ -20,15 +20,30 @@ __all__ = ["GradedParts", "Households", "TwelveUnits", "graded_parts", "six_hous
 
 @dataclass(frozen=True)
 class TwelveUnits:
-    """Labels and scores of the twelve units, in decreasing order of score."""
+    """Labels and scores of the twelve units, in decreasing order of score.
 
-    unit: np.ndarray  # unit numbers 1..12
-    y_true: np.ndarray  # 1 = faulty (positive), 0 = working
+    Attributes
+    ----------
+    unit : ndarray of int
+        The unit numbers 1 to 12.
+    y_true : ndarray of int
+        1 for a faulty unit (the positive class), 0 for a working one.
+    y_score : ndarray of float
+        The scores, from 0.95 down to 0.10.
+    """
+
+    unit: np.ndarray
+    y_true: np.ndarray
     y_score: np.ndarray
 
 
 def twelve_units():
     """The twelve scored units of the worked example.
+
+    Returns
+    -------
+    TwelveUnits
+        Units 1, 3, 5 and 8 are faulty; units 7 and 8 tie at 0.40.
 
     Examples
     --------
@@ -44,10 +59,20 @@ def twelve_units():
 
 @dataclass(frozen=True)
 class GradedParts:
-    """True and predicted grades of the seventy parts."""
+    """True and predicted grades of the seventy parts.
 
-    labels: tuple  # ("good", "rework", "scrap"), the order of the grades
-    matrix: np.ndarray  # rows actual, columns predicted, in the order of ``labels``
+    Attributes
+    ----------
+    labels : tuple of str
+        ``("good", "rework", "scrap")``, the order of the grades.
+    matrix : ndarray of shape (3, 3)
+        The confusion matrix, rows actual, columns predicted, in the order of ``labels``.
+    y_true, y_pred : ndarray of str
+        The grades of each part, seventy rows.
+    """
+
+    labels: tuple
+    matrix: np.ndarray
     y_true: np.ndarray
     y_pred: np.ndarray
 
@@ -57,6 +82,10 @@ def graded_parts():
 
     The labels sort alphabetically in their natural order (good < rework <
     scrap), so sorted-label functions and the ordinal weighted kappa agree.
+
+    Returns
+    -------
+    GradedParts
 
     Examples
     --------
@@ -76,7 +105,13 @@ def graded_parts():
 
 @dataclass(frozen=True)
 class Households:
-    """Actual daily use and forecasts, in kWh."""
+    """Actual daily use and forecasts, in kWh.
+
+    Attributes
+    ----------
+    y_true, y_pred : ndarray of float
+        The actual use and the forecast of each of the six households.
+    """
 
     y_true: np.ndarray
     y_pred: np.ndarray
@@ -84,6 +119,10 @@ class Households:
 
 def six_households():
     """Six households' daily electricity use (kWh) and a model's forecasts.
+
+    Returns
+    -------
+    Households
 
     Examples
     --------

@@ -121,11 +121,17 @@ def test_handout_tolerates_only_references_into_left_out_chapters(monkeypatch):
         "book/roc-auc.md:3: WARNING: undefined label: 'eq-notation'",
         "book/roc-auc.md:9: WARNING: undefined label: 'roc-typo'",
         "book/calibration.md:1: WARNING: Failed to format text/plain data",
+        "book/roc-auc.md:163: WARNING: py:func reference target not found: "
+        "evalmetrics.roc_curve",
+        "book/roc-auc.md:164: WARNING: py:func reference target not found: "
+        "evalmetrics.roc_curv",
         "reading sources... [ 50%] book/roc-auc",
     ])
     bad = handout.unexpected_warnings(log, ["roc-auc", "calibration"])
     assert bad == ["book/roc-auc.md:9: WARNING: undefined label: 'roc-typo'",
-                   "book/calibration.md:1: WARNING: Failed to format text/plain data"]
+                   "book/calibration.md:1: WARNING: Failed to format text/plain data",
+                   "book/roc-auc.md:164: WARNING: py:func reference target not found: "
+                   "evalmetrics.roc_curv"]
 
 
 def test_handout_inputs(tmp_path):

@@ -347,6 +347,13 @@ def test_roles_may_span_lines(book):
     assert out == "compare the notation\npage and Fawcett (2006)\ntoday."
 
 
+def test_links_to_the_reference_become_code(book):
+    out, _, problems = convert("{py:func}`~evalmetrics.roc_auc` of a {py:class}`evalmetrics.RocCurve`"
+                               " by {py:func}`the rank sum <evalmetrics.midranks>`", book)
+    assert out == "`roc_auc()` of a `evalmetrics.RocCurve` by `the rank sum`"
+    assert problems == []
+
+
 def test_glued_markdown_is_converted_too(book):
     glue = {"t": {"text/markdown": "```{table} Counts\n:name: tab-counts\n\n| a |\n|---|\n| 1 |\n```"}}
     out, _, problems = convert("```{glue:md} t\n```", book, glue=glue)

@@ -312,6 +312,12 @@ class _Page:
             return target
         return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
 
+    def py_ref(self, text: str, title: str | None, target: str, call: bool = False) -> str:
+        # A link to the reference: the name as the website shows it, in code
+        # ("~" keeps the last part; functions get their parentheses).
+        shown = title or (target[1:].rpartition(".")[2] if target.startswith("~") else target)
+        return f"`{shown}()`" if call and not title else f"`{shown}`"
+
     def inline(self, text: str) -> str:
         """Rewrite roles, labelled links and ``$$ (label)`` outside of code spans."""
         # Scan left to right: a role is `{name}` + a backtick run; any other backtick
@@ -518,6 +524,8 @@ _ROLES = {
     "numref": _Page.numref,
     "eq": _Page.eq,
     "prf:ref": _Page.prf_ref,
+    "py:func": lambda page, text, title, target: page.py_ref(text, title, target, call=True),
+    "py:class": _Page.py_ref,
 }
 
 

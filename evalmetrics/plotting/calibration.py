@@ -67,10 +67,20 @@ def plot_reliability_diagram(y_true, y_prob, *, n_bins=10, strategy="uniform", p
     axes : pair of matplotlib Axes, optional
         (diagram, histogram); a new figure is created when omitted.
     title : str, optional
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
 
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_reliability_diagram(units.y_true, units.y_score, n_bins=2)
+    >>> len(fig.axes)
+    2
     """
     fig, top, bottom = _diagram_axes(axes, figsize)
     _diagonal(top)
@@ -109,10 +119,20 @@ def plot_corp_diagram(y_true, y_prob, *, pos_label=None, axes=None, title=None,
         (diagram, histogram).
     title : str, optional
     colour : colour of the curve
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
 
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_corp_diagram(units.y_true, units.y_score)
+    >>> len(fig.axes)
+    2
     """
     corp = calibration.corp_reliability(y_true, y_prob, pos_label=pos_label)
     fig, top, bottom = _diagram_axes(axes, figsize)
@@ -134,9 +154,28 @@ def plot_reliability_and_corp(y_true, y_prob, *, n_bins=10, strategy="uniform", 
                               figsize=(8.6, 5.2)):
     """The binned reliability diagram (left) beside the CORP diagram (right), same data.
 
+    Parameters
+    ----------
+    y_true, y_prob : array_like of shape (n,)
+        Binary labels and probabilities of the positive class.
+    n_bins, strategy
+        As in :func:`evalmetrics.reliability_curve` (the left diagram).
+    pos_label : label, optional
+        The positive class.
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
+
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_reliability_and_corp(units.y_true, units.y_score, n_bins=2)
+    >>> len(fig.axes)
+    4
     """
     plt = pyplot()
     fig, grid = plt.subplots(
@@ -179,10 +218,21 @@ def plot_brier_waterfall(decomposition, *, ax=None, fmt=".4g", title=None, figsi
     fmt : str, default ".4g"
         Format of the value labels.
     title : str, optional
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
 
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> from evalmetrics import brier_decomposition
+    >>> fig = plot_brier_waterfall(brier_decomposition(units.y_true, units.y_score))
+    >>> fig.axes[0].get_xlabel()
+    ''
     """
     plt = pyplot()
     if ax is None:

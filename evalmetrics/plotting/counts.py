@@ -42,6 +42,12 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> fig = plot_confusion_matrix([[5, 3], [1, 3]], labels=['working', 'faulty'])
+    >>> fig.axes[0].get_xlabel()
+    'Predicted'
     """
     from matplotlib.colors import to_rgb
 
@@ -104,6 +110,12 @@ def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> fig = plot_mean_pull(precision=1.0)
+    >>> fig.axes[0].get_xlabel()
+    'Recall (precision fixed at 1)'
     """
     fig, ax = new_axes(ax, figsize=(5.2, 3.8))
     recall = np.linspace(0.0, 1.0, 401)
@@ -141,6 +153,16 @@ def plot_class_scores(scores, ax=None, *, title=None):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> from evalmetrics import per_class_scores
+    >>> scores = per_class_scores(units.y_true, (units.y_score >= 0.5).astype(int))
+    >>> fig = plot_class_scores(scores)
+    >>> fig.axes[0].get_xlabel()
+    'Class, then average over classes'
     """
     fig, ax = new_axes(ax, figsize=(6.4, 3.9))
     support = np.asarray(scores.support, dtype=float)
@@ -182,6 +204,12 @@ def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> fig = plot_precision_vs_prevalence(0.75, 0.375)
+    >>> fig.axes[0].get_xlabel()
+    'Prevalence (share of positives, log scale)'
     """
     from ..rates import precision_at_prevalence
 
@@ -218,6 +246,12 @@ def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> fig = plot_metrics_vs_prevalence(0.75, 0.375)
+    >>> fig.axes[0].get_xlabel()
+    'Prevalence (share of positives, log scale)'
     """
     from ..counts import BinaryCounts
     from ..rates import accuracy, balanced_accuracy, cohen_kappa, f1, matthews_correlation

@@ -67,6 +67,14 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_roc_curve(units.y_true, units.y_score, shade=True)
+    >>> fig.axes[0].get_xlabel()
+    'False positive rate'
     """
     from ..curves import roc_auc, roc_curve
 
@@ -128,6 +136,14 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_precision_recall_curve(units.y_true, units.y_score, label='twelve units')
+    >>> fig.axes[0].get_xlabel()
+    'Recall'
     """
     from ..curves import _average_precision, threshold_table
 
@@ -172,6 +188,14 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_roc_and_precision_recall({'twelve units': (units.y_true, units.y_score)})
+    >>> len(fig.axes)
+    2
     """
     plt = pyplot()
     fig, (roc_ax, pr_ax) = plt.subplots(1, 2, figsize=figsize, layout="constrained")
@@ -219,6 +243,15 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_cost_curve(units.y_true, units.y_score,
+    ...                       false_positive_cost=1, false_negative_cost=10)
+    >>> fig.axes[0].get_xlabel()
+    'Threshold (flag scores at least this)'
     """
     from ..costs import bayes_threshold, best_threshold, cost_at_threshold, cost_curve
 
@@ -279,6 +312,15 @@ def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_iso_cost_lines(units.y_true, units.y_score,
+    ...                           false_positive_cost=1, false_negative_cost=10)
+    >>> fig.axes[0].get_xlabel()
+    'False positive rate'
     """
     from ..costs import iso_cost_slope
     from ..curves import roc_curve

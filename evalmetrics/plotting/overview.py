@@ -35,9 +35,20 @@ def plot_chapter_map(ax=None):
     probabilities; orange arrows show where costs and calibration set the
     threshold; the green node is the interval that every reported number needs.
 
+    Parameters
+    ----------
+    ax : matplotlib Axes, optional
+        Draw here; a new figure is created when omitted.
+
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> fig = plot_chapter_map()
+    >>> len(fig.axes)
+    1
     """
     plt = pyplot()
     if ax is None:

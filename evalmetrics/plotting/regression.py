@@ -32,10 +32,19 @@ def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(9.0, 3.2)):
     grid : array_like, optional
         Constants to evaluate (default: 400 points across the targets' range).
     axes : three matplotlib Axes, optional
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
 
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import six_households
+    >>> fig = plot_best_constants(six_households().y_true)
+    >>> len(fig.axes)
+    3
     """
     y = np.asarray(y_true, dtype=float)
     if grid is None:

@@ -77,6 +77,17 @@ def plot_splitters(splits, y_true, *, groups=None, ncols=2):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> from evalmetrics import k_fold, stratified_k_fold
+    >>> splits = {'k-fold': k_fold(12, n_splits=3),
+    ...           'stratified': stratified_k_fold(units.y_true, n_splits=3)}
+    >>> fig = plot_splitters(splits, units.y_true)
+    >>> len(fig.axes)
+    2
     """
     from matplotlib.patches import Patch
 
@@ -117,6 +128,16 @@ def plot_bootstrap_distributions(distributions, ax=None, *, bins=40, estimate=No
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> from evalmetrics import bootstrap_interval, roc_auc
+    >>> result = bootstrap_interval(roc_auc, units.y_true, units.y_score, n_resamples=200, seed=0)
+    >>> fig = plot_bootstrap_distributions({'AUC': result.distribution}, estimate=result.estimate)
+    >>> fig.axes[0].get_xlabel()
+    'Metric'
     """
     items = [(label, np.asarray(values, dtype=float)) for label, values in distributions.items()]
     if not items:
@@ -154,6 +175,17 @@ def plot_interval_comparison(x, intervals, ax=None, *, xlabel, ylabel, title=Non
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics import wald_interval, wilson_interval
+    >>> successes = [0, 3, 6]
+    >>> intervals = {'Wald': [wald_interval(k, 12) for k in successes],
+    ...              'Wilson': [wilson_interval(k, 12) for k in successes]}
+    >>> fig = plot_interval_comparison(successes, intervals, xlabel='Successes out of 12',
+    ...                                ylabel='Proportion')
+    >>> fig.axes[0].get_xlabel()
+    'Successes out of 12'
     """
     x = np.asarray(x, dtype=float)
     items = list(intervals.items())
@@ -194,6 +226,12 @@ def plot_coverage_intervals(intervals, truth, ax=None, *, xlabel="Test set", yla
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> fig = plot_coverage_intervals([(0.6, 0.9), (0.7, 0.95), (0.82, 0.99)], 0.8)
+    >>> fig.axes[0].get_xlabel()
+    'Test set'
     """
     pairs = np.asarray(intervals, dtype=float)
     if pairs.ndim != 2 or pairs.shape[1] != 2:

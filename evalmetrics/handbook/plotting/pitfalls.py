@@ -30,6 +30,14 @@ def plot_tie_staircases(y_true, y_score, ax=None, *, pos_label=None, title=None)
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_tie_staircases(units.y_true, units.y_score)
+    >>> fig.axes[0].get_xlabel()
+    'False positive rate'
     """
     from ...curves import roc_auc, roc_curve
     from ..pitfalls import row_by_row_roc
@@ -89,6 +97,14 @@ def plot_pr_areas(cases, *, pos_label=None, ncols=2):
     Returns
     -------
     matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_pr_areas({'twelve units': (units.y_true, units.y_score)})
+    >>> len(fig.axes)
+    2
     """
     plt = pyplot()
     items = list(cases.items())
