@@ -99,7 +99,7 @@ def test_references_become_titles_and_numbers(book):
     assert problems == []
 
 
-@pytest.mark.parametrize("role", ["doc", "cite:p", "math", "glue:math", "term", "kbd"])
+@pytest.mark.parametrize("role", ["any", "cite:p", "math", "glue:math", "term", "kbd"])
 def test_a_role_the_book_does_not_use_fails_loudly(book, role):
     with pytest.raises(ValueError, match=rf"^book/x: role \{{{role}\}} is not one the book uses"):
         convert(f"text {{{role}}}`x` text", book)
@@ -366,3 +366,11 @@ def test_targets_on_other_pages_name_their_page(book):
     book.numbers["eq-other"] = ("equation", "7")
     out, _, _ = convert("{eq}`eq-other` and {numref}`fig-roc`", book)
     assert out == "(7) in *Notation* and Figure 2"
+
+
+def test_doc_links_become_the_page_title(book):
+    out, _, problems = convert("{doc}`notation`, {doc}`the symbols <notation>`", book)
+    assert out == "Notation, the symbols"
+    assert problems == []
+    _, _, problems = convert("{doc}`no-such-page`", book)
+    assert problems == ["document 'no-such-page' not found"]

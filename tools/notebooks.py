@@ -312,6 +312,17 @@ class _Page:
             return target
         return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
 
+    def doc(self, text: str, title: str | None, target: str) -> str:
+        if title:
+            return title
+        doc = str((Path(self.docname).parent / target).as_posix())
+        doc = re.sub(r"\.(md|ipynb)$", "", doc).lstrip("./")
+        found = self.book.titles.get(doc, self.book.titles.get(target))
+        if found is None:
+            self.problems.append(f"document {target!r} not found")
+            return target
+        return found
+
     def py_ref(self, text: str, title: str | None, target: str, call: bool = False) -> str:
         # A link to the reference: the name as the website shows it, in code
         # ("~" keeps the last part; functions get their parentheses).
@@ -521,6 +532,7 @@ _ROLES = {
     "cite:t": lambda page, text, title, target: page.cite(text, textual=True),
     "cite:alp": lambda page, text, title, target: page.cite(text, textual=False, brackets=False),
     "ref": _Page.ref,
+    "doc": _Page.doc,
     "numref": _Page.numref,
     "eq": _Page.eq,
     "prf:ref": _Page.prf_ref,
