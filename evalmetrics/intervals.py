@@ -26,7 +26,6 @@ AUC is in :mod:`evalmetrics.delong`.
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -111,22 +110,13 @@ def normal_quantile(p):
     >>> round(normal_quantile(0.975), 6)
     1.959964
     """
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
-        raise TypeError(f"p must be a real number, got {type(p).__name__}")
-    p = float(p)
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be strictly between 0 and 1, got {p}")
+    p = arrays.probability(p, "p")
     # For p > 0.5, 1 - p is exact in floating point, and the lower tail is accurate.
     return _lower_quantile(p) if p <= 0.5 else -_lower_quantile(1.0 - p)
 
 
 def _check_confidence(confidence):
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number between 0 and 1, got {type(confidence).__name__}")
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
-    return confidence
+    return arrays.probability(confidence, "confidence")
 
 
 # ---------------------------------------------------------------------------
@@ -280,8 +270,7 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
         groups = groups.ravel()
         if groups.max() < 1:
             raise ValueError("groups has a single group; resampling groups needs at least 2")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__}")
+    arrays.seed(seed)
     return columns, n_resamples, confidence, groups
 
 

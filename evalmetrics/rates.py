@@ -17,7 +17,6 @@ FN = 1, TN = 5.
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
@@ -65,9 +64,7 @@ def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None):
     Rows whose labels are not in ``labels`` are dropped, as in
     scikit-learn's ``confusion_matrix``.
     """
-    y_true = arrays.column(y_true, "y_true")
-    y_pred = arrays.column(y_pred, "y_pred")
-    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    y_true, y_pred = arrays.label_pair(y_true, y_pred)
     weights = arrays.sample_weights(sample_weight, len(y_true))
     if labels is None:
         fast = _small_int_matrix(y_true, y_pred, weights)
@@ -202,12 +199,7 @@ del _func, _title, _formula, _question, _denominator, _value
 
 
 def _check_beta(beta):
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a real number, got {type(beta).__name__}")
-    beta = float(beta)
-    if not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite non-negative number, got {beta}")
-    return beta
+    return arrays.non_negative(beta, "beta")
 
 
 def _f_beta_from_counts(c, beta, zero_division):
@@ -312,9 +304,7 @@ def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
     if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
         raise TypeError("pass a BinaryCounts alone, as the only argument")
     # Comparing the labels directly is cheaper than building the matrix.
-    y_true = arrays.column(y_true, "y_true")
-    y_pred = arrays.column(y_pred, "y_pred")
-    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    y_true, y_pred = arrays.label_pair(y_true, y_pred)
     weights = arrays.sample_weights(sample_weight, len(y_true))
     correct = y_true == y_pred
     if weights is None:
@@ -353,6 +343,7 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     >>> balanced_accuracy(units.y_true, (units.y_score >= 0.5).astype(int))
     0.6875
     """
+    adjusted = arrays.boolean(adjusted, "adjusted")
     arrays.check_zero_division(zero_division)
     c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
                                  metric="balanced_accuracy"))
