@@ -289,6 +289,8 @@ def _described(low, high, low_open, high_open):
         return "a finite positive number" if low_open else "a finite non-negative number"
     if low_open and high_open:
         return f"strictly between {low:g} and {high:g}"
+    if not (low_open or high_open or math.isinf(low) or math.isinf(high)):
+        return f"between {low:g} and {high:g}"
     return f"a finite number in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
 
 
@@ -323,20 +325,29 @@ def positive_int(value, name, minimum=1, maximum=MAX_COUNT):
     return int(value)
 
 
-def seed(value, name="seed"):
-    """A random seed: ``None`` or an integer from 0 to 2**32 - 1.
+def seed(value, name="seed", *, maximum=None, concrete=False):
+    """A random seed: ``None`` or a non-negative integer.
 
-    The one rule of the package: ``None`` draws fresh entropy from the
+    The one rule of the package: ``None`` means fresh entropy from the
     operating system (results then differ from run to run); an integer gives
-    the same numbers on every run.  The upper bound is the one of
-    ``np.random.RandomState``, which the splitters use to match scikit-learn.
+    the same numbers on every run.  ``maximum`` bounds the integer where a
+    generator needs it (``np.random.RandomState``, which the splitters use to
+    match scikit-learn, takes seeds below 2**32).  ``concrete=True`` is for
+    functions that derive further seeds (``seed + 1``): ``None`` is then
+    replaced by one integer drawn from fresh entropy, so it still means "a
+    different run each time".  Booleans and floats are refused.
     """
     if value is None:
-        return None
+        if not concrete:
+            return None
+        # Below 2**31, so that derived seeds stay within RandomState's bound.
+        return int(np.random.SeedSequence().generate_state(1, np.uint32)[0] >> 1)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer or None, got {type(value).__name__}")
-    if not 0 <= value < 2**32:
-        raise ValueError(f"{name} must be between 0 and 2**32 - 1, got {value}")
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer or None, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
@@ -363,13 +374,14 @@ def _object_labels(array, name):
     return column(values, name)
 
 
-def class_labels(values, name="y_true", *, allow_empty=False):
+def class_labels(values, name="y_true", *, allow_empty=False, whole=True):
     """Class labels: a 1-D array of integers, booleans or strings.
 
     Float labels must be finite whole numbers (``1.0`` is the class 1; ``0.3``
     is a score passed where a label belongs, refused as scikit-learn refuses
-    continuous targets).  Object arrays must hold only strings or only
-    numbers; None and NaN are refused as missing values.
+    continuous targets).  ``whole=False`` admits any finite float, for
+    identifiers that are not classes (``groups``).  Object arrays must hold
+    only strings or only numbers; None and NaN are refused as missing values.
     """
     array = column(values, name, allow_empty=allow_empty)
     if array.dtype.kind == "O":
@@ -378,8 +390,8 @@ def class_labels(values, name="y_true", *, allow_empty=False):
     if kind == "f":
         bad = int(np.count_nonzero(~np.isfinite(array)))
         if bad:
-            raise ValueError(f"{name} contains {bad} NaN or infinite value(s); labels must be finite")
-        fractional = array[array != np.round(array)]
+            raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
+        fractional = array[array != np.round(array)] if whole else array[:0]
         if fractional.size:
             raise ValueError(
                 f"{name} must hold class labels, got non-integer numbers such as {fractional[0].item()!r} "

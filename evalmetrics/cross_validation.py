@@ -55,7 +55,8 @@ def _check_splits(n_splits):
 
 def _check_shuffle(shuffle, seed):
     shuffle = arrays.boolean(shuffle, "shuffle")
-    if arrays.seed(seed) is not None:
+    # RandomState's bound, which scikit-learn's random_state has too.
+    if arrays.seed(seed, maximum=2**32 - 1) is not None:
         if not shuffle:
             # scikit-learn refuses the same combination: the seed would silently do nothing.
             raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
@@ -271,9 +272,7 @@ def group_k_fold(groups, *, n_splits=5):
     >>> [fold.test.tolist() for fold in group_k_fold(groups, n_splits=3)]
     [[8, 9, 10, 11], [0, 1, 2, 7], [3, 4, 5, 6]]
     """
-    groups = arrays.column(groups, "groups")
-    if groups.dtype.kind == "f" and not np.all(np.isfinite(groups)):
-        raise ValueError("groups contains NaN or infinite values")
+    groups = arrays.class_labels(groups, "groups", whole=False)
     n_splits = _check_splits(n_splits)
     _check_enough_rows(len(groups), n_splits)
     fast = arrays.short_range_codes(groups)

@@ -124,8 +124,8 @@ def _check_confidence(confidence):
 # ---------------------------------------------------------------------------
 
 def _check_proportion(successes, trials):
-    trials = arrays.positive_int(trials, "trials")
-    successes = arrays.positive_int(successes, "successes", minimum=0)
+    trials = arrays.positive_int(trials, "trials", maximum=None)  # a count, not an allocation
+    successes = arrays.positive_int(successes, "successes", minimum=0, maximum=None)
     if successes > trials:
         raise ValueError(f"successes={successes} is greater than trials={trials}")
     return successes, trials
@@ -261,7 +261,7 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     if not isinstance(draws, str) or draws not in ("rows", "counts"):
         raise ValueError(f'draws must be "rows" or "counts", got {draws!r}')
     if groups is not None:
-        groups = arrays.column(groups, "groups")
+        groups = arrays.class_labels(groups, "groups", whole=False)
         arrays.same_length(arrays=columns[0], groups=groups)
         try:
             _, groups = np.unique(groups, return_inverse=True)

@@ -121,10 +121,8 @@ class LogisticRegression:
 
     def __post_init__(self):
         arrays.non_negative(self.penalty, "penalty")
-        tol = arrays.non_negative(self.tol, "tol")
-        if tol == 0:
-            raise ValueError("tol must be positive")
-        arrays.positive_int(self.max_iter, "max_iter")
+        arrays.real(self.tol, "tol", low=0.0, low_open=True)
+        arrays.positive_int(self.max_iter, "max_iter", maximum=None)  # iterations, not memory
 
     def fit(self, X, y, *, pos_label=None):
         """Return a fitted copy.

@@ -213,7 +213,7 @@ def test_metrics_of_several_classes_still_take_three(metric, y_true, y_pred):
 
 @pytest.mark.parametrize("metric", ALL_METRICS, ids=str)
 @generated
-@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 0 < sum(v) < 7),
+@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 2 <= sum(v) <= 6),  # DeLong needs two of each
        spelling=st.sampled_from(["object", "float", "list of floats"]))
 def test_labels_spelled_as_objects_or_whole_floats_give_the_same_values(metric, y_true, spelling):
     y_true = np.array(y_true)
@@ -276,6 +276,8 @@ BOOLEAN_OPTIONS = [
     ("adjusted", lambda value: em.balanced_accuracy(Y, PREDICTIONS, adjusted=value)),
     ("shuffle", lambda value: em.k_fold(8, n_splits=2, shuffle=value)),
     ("shuffle", lambda value: em.stratified_k_fold(Y, n_splits=2, shuffle=value)),
+    ("smooth_targets", lambda value: em.PlattScaling(smooth_targets=value).fit(SCORES[::-1], Y)),
+    ("positives_first", lambda value: em.row_by_row_roc(Y, SCORES, positives_first=value)),
 ]
 
 not_booleans = st.one_of(st.text(max_size=5), st.integers(), st.floats(allow_nan=False), st.none(),
@@ -326,15 +328,25 @@ SEEDED = [
     ("binormal_scores", lambda seed: em.binormal_scores(3, 3, seed=seed)),
     ("imbalance_study", lambda seed: em.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
     ("accuracy_under_imbalance", lambda seed: em.accuracy_under_imbalance(seed=seed)),
+    ("wrong_resampling_unit", lambda seed: em.wrong_resampling_unit(n_resamples=20, n_fresh=3, seed=seed)),
 ]
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
 @generated
-@given(seed=st.one_of(st.integers(max_value=-1), st.integers(min_value=2**32)))
-def test_seeds_out_of_range_are_refused_everywhere_alike(where, call, seed):
-    with pytest.raises(ValueError, match=r"^seed must be between 0 and 2\*\*32 - 1"):
+@given(seed=st.integers(max_value=-1))
+def test_negative_seeds_are_refused_everywhere_alike(where, call, seed):
+    with pytest.raises(ValueError, match=r"^seed must be a non-negative integer or None"):
         call(seed)
+
+
+@generated
+@given(seed=st.integers(min_value=2**32, max_value=2**80))
+def test_the_splitters_refuse_seeds_their_generator_cannot_take(seed):
+    # RandomState (scikit-learn's folds) takes seeds below 2**32; default_rng any size.
+    with pytest.raises(ValueError, match=r"^seed must be at most 4294967295"):
+        em.stratified_k_fold(Y, n_splits=2, shuffle=True, seed=seed)
+    assert len(em.binormal_scores(3, 3, seed=seed)[0]) == 6
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
@@ -436,3 +448,40 @@ def test_stratified_folds_refuse_continuous_y(y, fraction):
     y[5] += fraction
     with pytest.raises(ValueError, match="^y must hold class labels, got non-integer numbers"):
         em.stratified_k_fold(y, n_splits=2)
+
+
+def test_counts_that_allocate_nothing_have_no_upper_bound():
+    interval = em.wilson_interval(10**9, 10**12)
+    assert interval.low < 1e-3 < interval.high
+
+
+GROUPED = [
+    ("group_k_fold", lambda groups: em.group_k_fold(groups, n_splits=2)),
+    ("bootstrap_interval", lambda groups: em.bootstrap_interval(em.roc_auc, Y, SCORES, n_resamples=20, seed=0,
+                                                                groups=groups)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), GROUPED, ids=[n for n, _ in GROUPED])
+@generated
+@given(data=st.data())
+def test_bad_groups_are_refused_naming_groups(where, call, data):
+    groups = np.arange(len(Y)) // 2
+    error, bad = data.draw(st.one_of(
+        mixed_lists(groups).map(lambda v: (TypeError, v)),
+        non_finite_floats(groups, object).map(lambda v: (ValueError, v)),
+        non_finite_floats(groups, float).map(lambda v: (ValueError, v)),
+        with_none(groups).map(lambda v: (ValueError, v)),
+        masked(groups).map(lambda v: (ValueError, v)),
+        containers(groups),
+    ))
+    with pytest.raises(error, match=r"^groups "):
+        call(bad)
+
+
+@pytest.mark.parametrize(("where", "call"), GROUPED, ids=[n for n, _ in GROUPED])
+def test_groups_may_be_any_finite_numbers(where, call):
+    # Groups identify units, they are not classes: 0.5 is a valid identifier.
+    groups = np.arange(len(Y)) // 2
+    assert_same(call(groups + 0.5)[0] if where == "group_k_fold" else call(groups + 0.5).interval,
+                call(groups)[0] if where == "group_k_fold" else call(groups).interval, tol=0)
