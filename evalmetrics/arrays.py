@@ -482,10 +482,11 @@ def _masks_of(arrays_, pos_label):
         return None
     if not any(mask.any() for mask in masks):
         return None
-    # Binary means one other label at most: every non-positive value equals the first one.
-    rest = [a[~mask] for a, mask in zip(arrays_, masks)]
-    other = next((r[:1] for r in rest if len(r)), None)
-    if other is not None and any(np.any(r != other[0]) for r in rest):
+    # Binary means one other label at most: every row is the positive label or
+    # equals the first other one (two counts, no copy of the other rows).
+    other = next((a[np.argmin(mask)] for a, mask in zip(arrays_, masks) if not mask.all()), None)
+    if other is not None and any(np.count_nonzero(mask) + np.count_nonzero(a == other) != len(a)
+                                 for a, mask in zip(arrays_, masks)):
         return None
     return masks
 
