@@ -179,17 +179,40 @@ def same_length(**arrays):
         raise ValueError(f"inconsistent lengths: {described}")
 
 
+def _refuse_strings(array, name):
+    # Strings that look like numbers ("0.5") are not numbers: NumPy would parse them.
+    if array.dtype.kind in "US" or (
+        array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array.ravel().tolist())
+    ):
+        raise TypeError(f"{name} must contain numbers, got strings")
+
+
+def real_array(values, name):
+    """Real numbers of any shape (a feature matrix, rates that broadcast), as float64.
+
+    The same refusals as :func:`column` (containers, masked values, complex
+    numbers) and strings; the caller checks the shape and the range.
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got a string")
+    array = np.asarray(_refuse_containers(values, name))
+    if array.dtype.kind == "c":
+        raise TypeError(f"{name} must contain real numbers, got complex dtype {array.dtype}")
+    if array.dtype.kind not in "biuf":
+        _refuse_strings(array, name)
+    try:
+        return array.astype(np.float64, copy=False)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
+
+
 def real_column(values, name, *, allow_empty=False, finite=True):
     """A 1-D float64 array of real numbers; NaN and infinity refused by default."""
     array = column(values, name, allow_empty=allow_empty)
     if array.dtype.kind == "b":
         array = array.astype(float)
     elif array.dtype.kind not in "iuf":
-        # Strings that look like numbers ("0.5") are not numbers: NumPy would parse them.
-        if array.dtype.kind in "US" or (
-            array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array.tolist())
-        ):
-            raise TypeError(f"{name} must contain numbers, got strings")
+        _refuse_strings(array, name)
         try:
             array = array.astype(float)
         except (TypeError, ValueError):
@@ -535,6 +558,10 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
     list of ndarray of bool
         The mask of ``y_true`` followed by one mask per array in ``others``.
     """
+    if pos_label is not None and not isinstance(pos_label, (str, bytes, numbers.Number, np.generic)):
+        # A list or an array would be compared element by element (or broadcast) with the labels.
+        raise TypeError(f"pos_label must be a single label (a number, a string or a bool), got "
+                        f"{type(pos_label).__name__}")
     arrays = [y_true] + [a for _, a in others]
     names = [name] + [n for n, _ in others]
     # Fast paths for the common cases; anything unusual (and every error)

@@ -37,10 +37,7 @@ def _features(X, n_features=None):
     """X as a finite 2-D float array (with the fitted number of columns)."""
     if X is None:
         raise TypeError("X is required, got None")
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("X must contain numbers") from None
+    X = arrays.real_array(X, "X")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (rows, features), got shape {X.shape}")
     if X.shape[0] == 0 or X.shape[1] == 0:

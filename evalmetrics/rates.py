@@ -491,7 +491,7 @@ def precision_at_prevalence(tpr, fpr, prevalence, *, zero_division="warn"):
     arrays.check_zero_division(zero_division)
     values = []
     for name, value in (("tpr", tpr), ("fpr", fpr), ("prevalence", prevalence)):
-        array = np.asarray(value, dtype=float)
+        array = arrays.real_array(value, name)
         if not np.all(np.isfinite(array)) or np.any((array < 0) | (array > 1)):
             raise ValueError(f"{name} must lie in [0, 1]")
         values.append(array)

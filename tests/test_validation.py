@@ -192,6 +192,18 @@ def test_pos_label_with_three_classes_is_refused(metric, y_true, pos_label):
     assert "not binary" in message and "pos_label" in message
 
 
+@pytest.mark.parametrize("metric", POS_LABEL_METRICS, ids=str)
+@generated
+@given(pos_label=st.one_of(st.lists(st.integers(0, 1), min_size=1, max_size=len(Y)).map(np.array),
+                           st.lists(st.integers(0, 1), min_size=1, max_size=3),
+                           st.sets(st.integers(0, 1), min_size=1), st.tuples(st.integers(0, 1)),
+                           st.dictionaries(st.integers(0, 1), st.integers(0, 1), min_size=1)))
+def test_pos_label_must_be_one_label(metric, pos_label):
+    # A list or array would be compared element by element, or broadcast to look like one label.
+    with pytest.raises(TypeError, match="^pos_label must be a single label"):
+        metric.call(Y, second_of(metric), pos_label=pos_label)
+
+
 @pytest.mark.parametrize("metric", BINARY_LABEL_METRICS, ids=str)
 @generated
 @given(y_pred=three_classes(), pos_label=st.sampled_from([None, 1]))
@@ -485,3 +497,34 @@ def test_groups_may_be_any_finite_numbers(where, call):
     groups = np.arange(len(Y)) // 2
     assert_same(call(groups + 0.5)[0] if where == "group_k_fold" else call(groups + 0.5).interval,
                 call(groups)[0] if where == "group_k_fold" else call(groups).interval, tol=0)
+
+
+def bad_numbers(values):
+    """Generated (error, bad array) pairs for numbers of any shape."""
+    masks = st.lists(st.booleans(), min_size=values.size, max_size=values.size).filter(any)
+    return st.one_of(
+        masks.map(lambda mask: (ValueError, np.ma.masked_array(values, mask=np.reshape(mask, values.shape)))),
+        st.just((TypeError, values.astype(str))),
+        st.just((TypeError, values + 0j)),
+        st.just((TypeError, set(values.ravel().tolist()))),
+        st.just((TypeError, (v for v in values.tolist()))),
+    )
+
+
+FEATURES = np.column_stack([SCORES, SCORES[::-1]])
+
+ARRAYS_OF_NUMBERS = [
+    ("X", lambda X: em.LogisticRegression().fit(X, Y), FEATURES),
+    ("X", lambda X: em.GaussianNaiveBayes().fit(X, Y), FEATURES),
+    ("tpr", lambda tpr: em.precision_at_prevalence(tpr, 0.1, 0.5), SCORES),
+    ("prevalence", lambda prevalence: em.precision_at_prevalence(0.5, 0.1, prevalence), SCORES),
+]
+
+
+@pytest.mark.parametrize(("name", "call", "good"), ARRAYS_OF_NUMBERS, ids=[n for n, _, _ in ARRAYS_OF_NUMBERS])
+@generated
+@given(data=st.data())
+def test_arrays_of_numbers_of_any_shape_refuse_what_is_not_numbers(name, call, good, data):
+    error, bad = data.draw(bad_numbers(good))
+    with pytest.raises(error, match=rf"^{name} "):
+        call(bad)
