@@ -112,16 +112,25 @@ def containers(draw, labels):
     return TypeError, labels + 0j
 
 
-def bad_labels(labels):
-    """Generated (error, bad array) pairs for a label array."""
+def wrong_values(labels):
+    """The label classes scikit-learn refuses too (see the test that checks it)."""
     return st.one_of(
         mixed_lists(labels).map(lambda v: (TypeError, v)),
         non_finite_floats(labels, float).map(lambda v: (ValueError, v)),
         non_finite_floats(labels, object).map(lambda v: (ValueError, v)),
         with_none(labels).map(lambda v: (ValueError, v)),
         continuous(labels).map(lambda v: (ValueError, v)),
+        st.just((TypeError, labels + 0j)),
+    )
+
+
+def bad_labels(labels):
+    """Generated (error, bad array) pairs for a label array."""
+    return st.one_of(
+        wrong_values(labels),
         masked(labels).map(lambda v: (ValueError, v)),
         containers(labels),
+        st.sampled_from([(ValueError, labels[:1].reshape(())), (TypeError, None)]),  # 0-d, missing
     )
 
 
@@ -141,6 +150,20 @@ def bad_scores(scores):
 def test_bad_labels_in_y_true_are_refused_naming_y_true(metric, data):
     error, bad = data.draw(bad_labels(Y))
     refused(metric, error, "y_true", bad, second_of(metric))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")  # sklearn, on NaN
+@generated
+@given(data=st.data())
+def test_scikit_learn_refuses_the_same_labels(data):
+    # Each refusal above follows scikit-learn's accuracy_score.  (Its roc_auc_score
+    # reads ["1", 0, ...] as the text labels "1" and "0" and accepts them; we
+    # refuse the mixture everywhere, as its classification metrics do.)
+    from sklearn.metrics import accuracy_score
+
+    _, bad = data.draw(wrong_values(Y))
+    with pytest.raises((TypeError, ValueError)):
+        accuracy_score(bad, PREDICTIONS)
 
 
 @pytest.mark.parametrize("metric", LABEL_METRICS, ids=str)
