@@ -55,14 +55,16 @@ def refused(metric, error, argument, y_true, second, **options):
 # generated bad label arrays: (error, generator of the bad array from good labels)
 # ---------------------------------------------------------------------------
 
-positions = st.lists(st.integers(0, len(Y) - 1), min_size=1, max_size=3, unique=True)
+def positions(values):
+    """One to three distinct places in ``values``."""
+    return st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=min(3, len(values)), unique=True)
 
 
 @st.composite
 def mixed_lists(draw, labels):
     """A list of the labels with some of them replaced by their text ("1" for 1)."""
     values = list(labels.tolist())
-    for i in draw(positions):
+    for i in draw(positions(values)):
         values[i] = draw(st.sampled_from([str(values[i]), "a", "yes"]))
     return values
 
@@ -70,7 +72,7 @@ def mixed_lists(draw, labels):
 @st.composite
 def non_finite_floats(draw, labels, dtype):
     values = labels.astype(dtype)
-    for i in draw(positions):
+    for i in draw(positions(values)):
         values[i] = draw(st.sampled_from([math.nan, math.inf, -math.inf]))
     return values
 
@@ -78,7 +80,7 @@ def non_finite_floats(draw, labels, dtype):
 @st.composite
 def with_none(draw, labels):
     values = labels.astype(object)
-    for i in draw(positions):
+    for i in draw(positions(values)):
         values[i] = None
     return values
 
@@ -86,7 +88,7 @@ def with_none(draw, labels):
 @st.composite
 def continuous(draw, labels):
     values = labels.astype(float)
-    for i in draw(positions):
+    for i in draw(positions(values)):
         values[i] += draw(st.floats(0.001, 0.999))
     return values
 
@@ -94,7 +96,7 @@ def continuous(draw, labels):
 @st.composite
 def masked(draw, labels):
     mask = np.zeros(len(labels), dtype=bool)
-    mask[draw(positions)] = True
+    mask[draw(positions(labels))] = True
     return np.ma.masked_array(labels, mask=mask)
 
 
@@ -550,4 +552,21 @@ ARRAYS_OF_NUMBERS = [
 def test_arrays_of_numbers_of_any_shape_refuse_what_is_not_numbers(name, call, good, data):
     error, bad = data.draw(bad_numbers(good))
     with pytest.raises(error, match=rf"^{name} "):
+        call(bad)
+
+
+LABELS_OPTION = [
+    ("confusion_matrix", lambda labels: em.confusion_matrix(Y, PREDICTIONS, labels=labels)),
+    ("per_class_scores", lambda labels: em.per_class_scores(Y, PREDICTIONS, labels=labels, zero_division=0)),
+    ("averaged_scores", lambda labels: em.averaged_scores(Y, PREDICTIONS, labels=labels, zero_division=0)),
+    ("cohen_kappa", lambda labels: em.cohen_kappa(Y, PREDICTIONS, labels=labels, zero_division=0)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), LABELS_OPTION, ids=[n for n, _ in LABELS_OPTION])
+@generated
+@given(data=st.data())
+def test_the_labels_option_is_checked_like_the_labels(where, call, data):
+    error, bad = data.draw(wrong_values(np.array([0, 1])))
+    with pytest.raises(error, match=r"^labels |labels holds"):
         call(bad)
