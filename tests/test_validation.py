@@ -570,3 +570,50 @@ def test_the_labels_option_is_checked_like_the_labels(where, call, data):
     error, bad = data.draw(wrong_values(np.array([0, 1])))
     with pytest.raises(error, match=r"^labels |labels holds"):
         call(bad)
+
+
+# ---------------------------------------------------------------------------
+# the public functions outside the two registries
+# ---------------------------------------------------------------------------
+
+LABEL_PAIRS = [  # (y_true, y_pred) of any number of classes
+    ("confusion_matrix", em.confusion_matrix),
+    ("per_class_scores", partial(em.per_class_scores, zero_division=0)),
+    ("averaged_scores", partial(em.averaged_scores, zero_division=0)),
+    ("f1_of_macro_averages", partial(em.f1_of_macro_averages, zero_division=0)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), LABEL_PAIRS, ids=[n for n, _ in LABEL_PAIRS])
+@generated
+@given(data=st.data(), at_fault=st.sampled_from(["y_true", "y_pred"]))
+def test_bad_labels_are_refused_by_the_multiclass_functions(where, call, data, at_fault):
+    error, bad = data.draw(bad_labels(Y))
+    pair = (bad, PREDICTIONS) if at_fault == "y_true" else (Y, bad)
+    with pytest.raises(error, match=rf"\b{at_fault}\b"):
+        call(*pair)
+
+
+NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one array
+    ("mean_squared_error", em.mean_squared_error),
+    ("root_mean_squared_error", em.root_mean_squared_error),
+    ("mean_absolute_error", em.mean_absolute_error),
+    ("mean_absolute_percentage_error", em.mean_absolute_percentage_error),
+    ("r2_score", em.r2_score),
+    ("best_constant", lambda y_true, _: em.best_constant(y_true)),
+    ("mape_optimal_constant", lambda y_true, _: em.mape_optimal_constant(y_true)),
+    ("delong_test", lambda y_true, y_pred: em.delong_test(Y, y_true, y_pred)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), NUMBER_PAIRS, ids=[n for n, _ in NUMBER_PAIRS])
+@generated
+@given(data=st.data(), first=st.booleans())
+def test_bad_numbers_are_refused_by_the_regression_functions(where, call, data, first):
+    if where in ("best_constant", "mape_optimal_constant"):
+        first = True
+    error, bad = data.draw(bad_scores(SCORES))
+    pair = (bad, SCORES) if first else (SCORES, bad)
+    names = {"delong_test": ("y_score_a", "y_score_b")}.get(where, ("y_true", "y_pred"))
+    with pytest.raises(error, match=rf"\b{names[0] if first else names[1]}\b"):
+        call(*pair)
