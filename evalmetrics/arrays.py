@@ -202,6 +202,8 @@ def real_array(values, name):
         _refuse_strings(array, name)
     try:
         return array.astype(np.float64, copy=False)
+    except OverflowError:
+        raise ValueError(f"{name} contains an integer beyond the largest float") from None
     except (TypeError, ValueError):
         raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
 
@@ -215,6 +217,8 @@ def real_column(values, name, *, allow_empty=False, finite=True):
         _refuse_strings(array, name)
         try:
             array = array.astype(float)
+        except OverflowError:
+            raise ValueError(f"{name} contains an integer beyond the largest float") from None
         except (TypeError, ValueError):
             raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
     array = np.asarray(array, dtype=np.float64)
@@ -293,7 +297,10 @@ def real(value, name, *, low=-math.inf, high=math.inf, low_open=False, high_open
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond the largest float
+        raise ValueError(f"{name} must be {_described(low, high, low_open, high_open)}, got {value}") from None
     if infinite and math.isinf(value):
         return value
     if infinite and math.isnan(value):
@@ -394,7 +401,10 @@ def _object_labels(array, name):
         kinds = sorted({type(v).__name__ for v in values if not isinstance(v, numbers.Number)})
         raise TypeError(f"{name} must hold numbers, strings or booleans as labels, got {', '.join(kinds)}")
     # Only now may NumPy pick a dtype: the numbers become one numeric array.
-    return column(values, name)
+    converted = column(values, name)
+    if converted.dtype.kind == "O":  # else it would pass for an array of strings
+        raise TypeError(f"{name} holds numbers of no common NumPy type (integers beyond 64 bits?)")
+    return converted
 
 
 def class_labels(values, name="y_true", *, allow_empty=False, whole=True):

@@ -440,6 +440,26 @@ def test_options_strictly_between_zero_and_one_refuse_the_rest(value):
             call(value)
 
 
+@pytest.mark.parametrize("value", [10**400, -(10**400)], ids=["huge", "-huge"])
+def test_integers_beyond_the_largest_float_are_a_value_error(value):
+    with pytest.raises(ValueError, match="^beta must be a finite non-negative number"):
+        em.f_beta(Y, PREDICTIONS, beta=value)
+    with pytest.raises(ValueError, match="^false_positive_cost must be a finite non-negative number"):
+        em.bayes_threshold(false_positive_cost=value, false_negative_cost=1.0)
+
+
+@pytest.mark.parametrize("metric", ATTACKED, ids=str)
+def test_integers_beyond_64_bits_are_refused_in_labels_and_scores(metric):
+    huge = np.array(Y.tolist(), dtype=object)
+    huge[3] = 10**400
+    refused(metric, TypeError, "y_true", huge, second_of(metric))
+    if metric in LABEL_METRICS:
+        refused(metric, TypeError, "y_pred", Y, huge)
+    else:
+        scores = np.array([10**400 if i == 3 else v for i, v in enumerate(SCORES.tolist())], dtype=object)
+        refused(metric, ValueError, second_name(metric), Y, scores)
+
+
 @pytest.mark.parametrize("threshold", [math.inf, -math.inf])
 def test_an_infinite_threshold_is_a_threshold(threshold):
     counts = em.counts_at_threshold(Y, SCORES, threshold)
