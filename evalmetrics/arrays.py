@@ -11,8 +11,10 @@ package never modifies its inputs.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,21 +107,58 @@ def ratio(numerator, denominator, *, zero_division="warn", what="ratio"):
 # one-dimensional arrays
 # ---------------------------------------------------------------------------
 
+def _refuse_containers(values, name):
+    """Refuse what NumPy would wrap as a 0-d object array or read wrongly."""
+    if values is None:
+        raise TypeError(f"{name} is required, got None")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be array-like, got a string")
+    if isinstance(values, (set, frozenset)):
+        raise TypeError(f"{name} must be an ordered array-like, got a {type(values).__name__} (its order is arbitrary)")
+    if isinstance(values, Mapping):
+        raise TypeError(f"{name} must be array-like, got a {type(values).__name__}; pass its values as a list")
+    if isinstance(values, Iterator):
+        raise TypeError(f"{name} must be array-like, got an iterator ({type(values).__name__}); pass list(...) of it")
+    if isinstance(values, np.ma.MaskedArray):
+        masked = int(np.ma.count_masked(values))
+        if masked:
+            raise ValueError(
+                f"{name} is a masked array with {masked} masked value(s); drop them (np.ma.compressed) "
+                "or fill them (.filled) first"
+            )
+        return np.ma.getdata(values)
+    return values
+
+
+def _mixed_sequence(values, array, name):
+    """A list mixing strings and numbers becomes an array of strings in NumPy
+    (``np.asarray(["a", 1])`` is ``['a', '1']``): find that before it is lost."""
+    if array.dtype.kind not in "US" or isinstance(values, np.ndarray) or not array.size:
+        return
+    kinds = set(map(type, np.asarray(values, dtype=object).ravel().tolist()))
+    strings = str if array.dtype.kind == "U" else bytes
+    others = sorted(k.__name__ for k in kinds if not issubclass(k, strings))
+    if others:
+        raise TypeError(f"{name} mixes strings with {', '.join(others)} values; pass all strings or all numbers")
+
+
 def column(values, name, *, allow_empty=False):
     """Return ``values`` as a 1-D NumPy array, or raise naming ``name``.
 
     Lists, tuples, pandas Series and column vectors of shape (n, 1) are
     accepted; anything else with more than one dimension is refused, because
     silently flattening a (n, 2) array of probabilities is a classic bug.
+    Sets, dicts and iterators are refused (NumPy would wrap them as one
+    object), masked arrays only when no value is masked, complex numbers
+    always, and a list that mixes strings with numbers.
     """
-    if values is None:
-        raise TypeError(f"{name} is required, got None")
-    if isinstance(values, (str, bytes)):
-        raise TypeError(f"{name} must be array-like, got a string")
-    array = np.asarray(values)
-    if array.dtype == object and array.ndim == 1:
-        # Mixed objects are fine for labels (e.g. strings); numbers are converted later.
-        pass
+    values = _refuse_containers(values, name)
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as error:  # ragged nested lists
+        raise ValueError(f"{name} could not be read as a 1-D array: {error}") from None
+    if array.dtype.kind == "c":
+        raise TypeError(f"{name} must contain real numbers, got complex dtype {array.dtype}")
     if array.ndim == 0:
         raise ValueError(f"{name} must be a 1-D array, got a scalar")
     if array.ndim == 2 and array.shape[1] == 1:
@@ -128,6 +167,7 @@ def column(values, name, *, allow_empty=False):
         raise ValueError(f"{name} must be a 1-D array, got shape {array.shape}")
     if array.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty")
+    _mixed_sequence(values, array, name)
     return array
 
 
@@ -139,14 +179,46 @@ def same_length(**arrays):
         raise ValueError(f"inconsistent lengths: {described}")
 
 
+def _refuse_strings(array, name):
+    # Strings that look like numbers ("0.5") are not numbers: NumPy would parse them.
+    if array.dtype.kind in "US" or (
+        array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array.ravel().tolist())
+    ):
+        raise TypeError(f"{name} must contain numbers, got strings")
+
+
+def real_array(values, name):
+    """Real numbers of any shape (a feature matrix, rates that broadcast), as float64.
+
+    The same refusals as :func:`column` (containers, masked values, complex
+    numbers) and strings; the caller checks the shape and the range.
+    """
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got a string")
+    array = np.asarray(_refuse_containers(values, name))
+    if array.dtype.kind == "c":
+        raise TypeError(f"{name} must contain real numbers, got complex dtype {array.dtype}")
+    if array.dtype.kind not in "biuf":
+        _refuse_strings(array, name)
+    try:
+        return array.astype(np.float64, copy=False)
+    except OverflowError:
+        raise ValueError(f"{name} contains an integer beyond the largest float") from None
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
+
+
 def real_column(values, name, *, allow_empty=False, finite=True):
     """A 1-D float64 array of real numbers; NaN and infinity refused by default."""
     array = column(values, name, allow_empty=allow_empty)
     if array.dtype.kind == "b":
         array = array.astype(float)
     elif array.dtype.kind not in "iuf":
+        _refuse_strings(array, name)
         try:
             array = array.astype(float)
+        except OverflowError:
+            raise ValueError(f"{name} contains an integer beyond the largest float") from None
         except (TypeError, ValueError):
             raise TypeError(f"{name} must contain numbers, got dtype {array.dtype}") from None
     array = np.asarray(array, dtype=np.float64)
@@ -199,22 +271,113 @@ def sample_weights(values, n, name="sample_weight"):
     return weights
 
 
-def non_negative(value, name):
-    """A finite non-negative real number (a cost, for example)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+# ---------------------------------------------------------------------------
+# scalar options: one check per kind, used by every public function
+# ---------------------------------------------------------------------------
+
+def boolean(value, name):
+    """A flag: ``True`` or ``False`` (a NumPy bool too), nothing else.
+
+    Strings are refused rather than read by truthiness (``"no"`` would be
+    true), and so are 0 and 1, which usually mean a misplaced argument.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r}")
+
+
+def real(value, name, *, low=-math.inf, high=math.inf, low_open=False, high_open=False, infinite=False):
+    """A finite real number in the interval from ``low`` to ``high``.
+
+    The bounds are included unless ``low_open`` / ``high_open``.  Booleans
+    and strings are refused with a TypeError, NaN, infinities and values out
+    of range with a ValueError; the message names ``name`` and the interval.
+    ``infinite=True`` admits -inf and inf (a threshold that flags every row
+    or none); NaN is always refused.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite non-negative number, got {value}")
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond the largest float
+        raise ValueError(f"{name} must be {_described(low, high, low_open, high_open)}, got {value}") from None
+    if infinite and math.isinf(value):
+        return value
+    if infinite and math.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN")
+    too_low = value <= low if low_open else value < low
+    too_high = value >= high if high_open else value > high
+    if not math.isfinite(value) or too_low or too_high:
+        raise ValueError(f"{name} must be {_described(low, high, low_open, high_open)}, got {value!r}")
     return value
 
 
-def positive_int(value, name, minimum=1):
-    """An integer at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+def _described(low, high, low_open, high_open):
+    if low == -math.inf and high == math.inf:
+        return "finite"
+    if high == math.inf and low == 0:
+        return "a finite positive number" if low_open else "a finite non-negative number"
+    if low_open and high_open:
+        return f"strictly between {low:g} and {high:g}"
+    if not (low_open or high_open or math.isinf(low) or math.isinf(high)):
+        return f"between {low:g} and {high:g}"
+    return f"a finite number in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+
+
+def non_negative(value, name):
+    """A finite non-negative real number (a cost, for example)."""
+    return real(value, name, low=0.0)
+
+
+def probability(value, name, *, open_interval=True):
+    """A number strictly between 0 and 1 (a confidence level, a prevalence), or in [0, 1]."""
+    return real(value, name, low=0.0, high=1.0, low_open=open_interval, high_open=open_interval)
+
+
+#: The largest count option (bins, resamples, rows to draw) the package
+#: accepts: beyond it the arrays it implies would not fit in memory, and a
+#: clear ValueError is better than a MemoryError deep in NumPy.
+MAX_COUNT = 10**8
+
+#: The most bins a calibration summary accepts: each bin costs a few
+#: counters, and more bins than this cannot hold a useful number of rows.
+MAX_BINS = 10**6
+
+
+def positive_int(value, name, minimum=1, maximum=MAX_COUNT):
+    """An integer from ``minimum`` to ``maximum`` (a count of bins, folds, rows...)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     if value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum} (more would not fit in memory), got {value}")
+    return int(value)
+
+
+def seed(value, name="seed", *, maximum=None, concrete=False):
+    """A random seed: ``None`` or a non-negative integer.
+
+    The one rule of the package: ``None`` means fresh entropy from the
+    operating system (results then differ from run to run); an integer gives
+    the same numbers on every run.  ``maximum`` bounds the integer where a
+    generator needs it (``np.random.RandomState``, which the splitters use to
+    match scikit-learn, takes seeds below 2**32).  ``concrete=True`` is for
+    functions that derive further seeds (``seed + 1``): ``None`` is then
+    replaced by one integer drawn from fresh entropy, so it still means "a
+    different run each time".  Booleans and floats are refused.
+    """
+    if value is None:
+        if not concrete:
+            return None
+        # Below 2**31, so that derived seeds stay within RandomState's bound.
+        return int(np.random.SeedSequence().generate_state(1, np.uint32)[0] >> 1)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer or None, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer or None, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
 
 
@@ -222,12 +385,86 @@ def positive_int(value, name, minimum=1):
 # labels
 # ---------------------------------------------------------------------------
 
-def _sorted_unique(*columns_):
+def _object_labels(array, name):
+    """Labels held as Python objects: all strings (kept as they are) or all
+    numbers (converted to a numeric array); None, NaN and mixtures refused."""
+    values = array.tolist()
+    missing = sum(v is None for v in values)
+    if missing:
+        raise ValueError(f"{name} contains {missing} missing value(s) (None)")
+    strings = sum(isinstance(v, (str, bytes)) for v in values)
+    if strings == len(values):
+        return array
+    if strings:
+        raise TypeError(f"{name} mixes strings and numbers; labels must be all strings or all numbers")
+    if not all(isinstance(v, numbers.Number) for v in values):
+        kinds = sorted({type(v).__name__ for v in values if not isinstance(v, numbers.Number)})
+        raise TypeError(f"{name} must hold numbers, strings or booleans as labels, got {', '.join(kinds)}")
+    # Only now may NumPy pick a dtype: the numbers become one numeric array.
+    converted = column(values, name)
+    if converted.dtype.kind == "O":  # else it would pass for an array of strings
+        raise TypeError(f"{name} holds numbers of no common NumPy type (integers beyond 64 bits?)")
+    return converted
+
+
+def class_labels(values, name="y_true", *, allow_empty=False, whole=True):
+    """Class labels: a 1-D array of integers, booleans or strings.
+
+    Float labels must be finite whole numbers (``1.0`` is the class 1; ``0.3``
+    is a score passed where a label belongs, refused as scikit-learn refuses
+    continuous targets).  ``whole=False`` admits any finite float, for
+    identifiers that are not classes (``groups``).  Object arrays must hold
+    only strings or only numbers; None and NaN are refused as missing values.
+    """
+    array = column(values, name, allow_empty=allow_empty)
+    if array.dtype.kind == "O":
+        array = _object_labels(array, name)
+    kind = array.dtype.kind
+    if kind == "f":
+        bad = int(np.count_nonzero(~np.isfinite(array)))
+        if bad:
+            raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
+        fractional = array[array != np.round(array)] if whole else array[:0]
+        if fractional.size:
+            raise ValueError(
+                f"{name} must hold class labels, got non-integer numbers such as {fractional[0].item()!r} "
+                "(continuous values: scores or probabilities in place of labels?)"
+            )
+    elif kind not in "biuUSO":  # "O": all strings, checked above
+        raise TypeError(f"{name} must hold numbers, strings or booleans as labels, got dtype {array.dtype}")
+    return array
+
+
+def _label_kind(array):
+    return "strings" if array.dtype.kind in "USO" else "numbers"
+
+
+def same_label_kind(**arrays_):
+    """Raise if some label arrays hold strings and others numbers: NumPy would
+    turn the numbers into strings when comparing them, and a string label
+    never equals a number, so every row would silently count as an error."""
+    kinds = {name: _label_kind(a) for name, a in arrays_.items()}
+    if len(set(kinds.values())) > 1:
+        described = " and ".join(f"{name} holds {kind}" for name, kind in kinds.items())
+        raise TypeError(f"{described}; the labels of both must be of one kind")
+
+
+def label_pair(y_true, y_pred):
+    """Validated label arrays ``y_true`` and ``y_pred`` of equal length and one kind."""
+    y_true = class_labels(y_true, "y_true")
+    y_pred = class_labels(y_pred, "y_pred")
+    same_length(y_true=y_true, y_pred=y_pred)
+    same_label_kind(y_true=y_true, y_pred=y_pred)
+    return y_true, y_pred
+
+
+def _sorted_unique(*columns_, names=("labels",)):
     values = np.concatenate([np.asarray(c) for c in columns_]) if len(columns_) > 1 else columns_[0]
     try:
         return np.unique(values)
     except TypeError:
-        raise TypeError("labels must be mutually comparable (do not mix numbers and strings)") from None
+        # Only object arrays get here: class_labels has refused mixtures of strings and numbers.
+        raise TypeError(f"{' and '.join(names)} must hold mutually comparable labels") from None
 
 
 def _is_default_binary(labels):
@@ -268,15 +505,44 @@ def _default_binary_masks(arrays_):
 
 def _masks_of(arrays_, pos_label):
     """Masks of a given ``pos_label`` without np.unique, or None when it does
-    not occur (the slow path then raises) or the labels may not be comparable."""
+    not occur, when a third label is present or when the labels may not be
+    comparable (the slow path then decides, and names what is wrong)."""
     kinds = {a.dtype.kind for a in arrays_}
-    # Object arrays may mix numbers and strings, which np.unique must refuse.
     if not (kinds <= set("biuf") or kinds <= set("US")):
         return None
     masks = [np.asarray(a == pos_label) for a in arrays_]
     if any(mask.shape != a.shape for mask, a in zip(masks, arrays_)):
         return None
-    return masks if any(mask.any() for mask in masks) else None
+    if not any(mask.any() for mask in masks):
+        return None
+    # Binary means one other label at most: every row is the positive label or
+    # equals the first other one (two counts, no copy of the other rows).
+    other = next((a[np.argmin(mask)] for a, mask in zip(arrays_, masks) if not mask.all()), None)
+    if other is not None and any(np.count_nonzero(mask) + np.count_nonzero(a == other) != len(a)
+                                 for a, mask in zip(arrays_, masks)):
+        return None
+    return masks
+
+
+def _shown(values, limit=5):
+    shown = ", ".join(repr(x) for x in values[:limit].tolist())
+    return shown + (", ..." if len(values) > limit else "")
+
+
+def _not_binary(arrays_, names, labels_, pos_label):
+    """The error for more than two labels, blaming the array that brings them."""
+    own = _sorted_unique(arrays_[0])
+    culprit = names[0]
+    found = f"found {len(own)} labels ({_shown(own)})"
+    if len(own) <= 2:
+        culprit = names[1] if len(names) == 2 else " or ".join(names[1:])
+        found = f"{', '.join(names)} together hold {len(labels_)} labels ({_shown(labels_)})"
+    if pos_label is None:
+        advice = "pass pos_label to choose the positive class"
+    else:
+        advice = (f"pos_label={pos_label!r} applies to two classes only; for one class against the rest "
+                  f"pass the labels compared with it ({names[0]} == {pos_label!r})")
+    return ValueError(f"{culprit} is not binary: {found}; {advice}")
 
 
 def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
@@ -285,10 +551,14 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
     Parameters
     ----------
     y_true : ndarray
-        A 1-D label array (already passed through :func:`column`).
+        A 1-D label array (already passed through :func:`class_labels`).
     pos_label : label or None
         The positive class.  ``None`` is allowed only for the labels
         {0, 1}, {-1, 1} or {False, True}, whose positive class is 1 (True).
+        When all the labels are one class and ``pos_label`` is another of
+        the same kind, every row is negative (one class present: the metric
+        then follows its rule for undefined values, as it does for an
+        all-zero ``y_true``).  More than two labels are refused.
     others : sequence of (name, ndarray)
         Further label arrays that must use the same label set (``y_pred``);
         masks for them are returned too.
@@ -298,49 +568,42 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
     list of ndarray of bool
         The mask of ``y_true`` followed by one mask per array in ``others``.
     """
+    if pos_label is not None and not isinstance(pos_label, (str, bytes, numbers.Number, np.generic)):
+        # A list or an array would be compared element by element (or broadcast) with the labels.
+        raise TypeError(f"pos_label must be a single label (a number, a string or a bool), got "
+                        f"{type(pos_label).__name__}")
     arrays = [y_true] + [a for _, a in others]
+    names = [name] + [n for n, _ in others]
     # Fast paths for the common cases; anything unusual (and every error)
     # goes through np.unique below, which names the labels it found.
     fast = _default_binary_masks(arrays) if pos_label is None else _masks_of(arrays, pos_label)
     if fast is not None:
         return fast
-    labels = _sorted_unique(*arrays)
-    if len(labels) > 2 and pos_label is None:
-        shown = ", ".join(repr(x) for x in labels[:5].tolist())
-        raise ValueError(
-            f"{name} is not binary: found {len(labels)} labels ({shown}{', ...' if len(labels) > 5 else ''}); "
-            "pass pos_label to choose the positive class"
-        )
+    labels = _sorted_unique(*arrays, names=names)
+    if len(labels) > 2:
+        raise _not_binary(arrays, names, labels, pos_label)
     if pos_label is None:
         if not _is_default_binary(labels):
-            shown = ", ".join(repr(x) for x in labels.tolist())
-            raise ValueError(
-                f"{name} has labels ({shown}); pass pos_label to say which is positive"
-            )
+            raise ValueError(f"{name} has labels ({_shown(labels)}); pass pos_label to say which is positive")
         pos_label = True if labels.dtype.kind == "b" else 1
-    else:
-        if not np.any(labels == pos_label):
-            shown = ", ".join(repr(x) for x in labels[:5].tolist())
-            raise ValueError(f"pos_label={pos_label!r} does not occur in {name} (labels: {shown})")
+    elif not np.any(labels == pos_label):
+        same_kind = isinstance(pos_label, (str, bytes)) == (labels.dtype.kind in "USO")
+        if len(labels) == 1 and same_kind:
+            # One class present, and it is not the positive one (a resample
+            # without positives, say): every row is negative.
+            return [np.zeros(len(a), dtype=bool) for a in arrays]
+        raise ValueError(f"pos_label={pos_label!r} does not occur in {name} (labels: {_shown(labels)})")
     return [np.asarray(a == pos_label) for a in arrays]
 
 
 def binary_labels(y_true, *, pos_label=None, name="y_true"):
     """Validate binary ``y_true`` and return the boolean positive mask."""
-    y_true = column(y_true, name)
-    if y_true.dtype.kind == "f" and not np.all(np.isfinite(y_true)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    return positive_mask(y_true, pos_label=pos_label, name=name)[0]
+    return positive_mask(class_labels(y_true, name), pos_label=pos_label, name=name)[0]
 
 
 def binary_pair(y_true, y_pred, *, pos_label=None, sample_weight=None):
     """Validate binary ``y_true`` and ``y_pred``; return their masks and weights."""
-    y_true = column(y_true, "y_true")
-    y_pred = column(y_pred, "y_pred")
-    same_length(y_true=y_true, y_pred=y_pred)
-    for name, a in (("y_true", y_true), ("y_pred", y_pred)):
-        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} contains NaN or infinite values")
+    y_true, y_pred = label_pair(y_true, y_pred)
     is_positive, is_flagged = positive_mask(
         y_true, pos_label=pos_label, name="y_true", others=[("y_pred", y_pred)]
     )
@@ -412,17 +675,13 @@ def encode_labels(y_true, y_pred, *, labels=None):
     label is not listed are dropped (scikit-learn's confusion_matrix does the
     same), and a listed label may be absent from the data.
     """
-    y_true = column(y_true, "y_true")
-    y_pred = column(y_pred, "y_pred")
-    same_length(y_true=y_true, y_pred=y_pred)
-    for name, a in (("y_true", y_true), ("y_pred", y_pred)):
-        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} contains NaN or infinite values")
+    y_true, y_pred = label_pair(y_true, y_pred)
     if labels is None:
-        classes = _sorted_unique(y_true, y_pred)
+        classes = _sorted_unique(y_true, y_pred, names=("y_true", "y_pred"))
         # searchsorted on the sorted classes is exact because every value is present.
         return EncodedLabels(classes, np.searchsorted(classes, y_true), np.searchsorted(classes, y_pred), None)
-    classes = column(labels, "labels")
+    classes = class_labels(labels, "labels")
+    same_label_kind(y_true=y_true, labels=classes)
     if len(_sorted_unique(classes)) != len(classes):
         raise ValueError("labels contains duplicates")
     order = np.argsort(classes, kind="stable")

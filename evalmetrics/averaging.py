@@ -117,7 +117,8 @@ def _class_counts(y_true, y_pred, labels, sample_weight, ratio=False):
     tp, predicted, support = np.diag(matrix), matrix.sum(axis=0), matrix.sum(axis=1)
     if labels is None:
         return classes, tp, predicted, support
-    wanted = arrays.column(labels, "labels")
+    wanted = arrays.class_labels(labels, "labels")
+    arrays.same_label_kind(y_true=classes, labels=wanted)
     if len(np.unique(wanted)) != len(wanted):
         raise ValueError("labels contains duplicates")
     try:

@@ -181,7 +181,7 @@ class CorpReliability:
 # ---------------------------------------------------------------------------
 
 def _check_binning(n_bins, strategy):
-    n_bins = arrays.positive_int(n_bins, "n_bins")
+    n_bins = arrays.positive_int(n_bins, "n_bins", maximum=arrays.MAX_BINS)
     if strategy not in _STRATEGIES:
         raise ValueError(f'strategy must be "uniform" or "quantile", got {strategy!r}')
     return n_bins

@@ -18,7 +18,6 @@ index TPR - FPR (:func:`youden_index`).
 from __future__ import annotations
 
 import math
-import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -225,8 +224,7 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold):
-        raise ValueError(f"threshold must be a number, got {threshold!r}")
+    threshold = arrays.real(threshold, "threshold", infinite=True)
     flagged = values >= threshold
     ones = np.ones(len(values)) if weights is None else weights
     false_positives = float(ones[flagged & ~is_positive].sum())
@@ -257,7 +255,11 @@ def bayes_threshold(*, false_positive_cost, false_negative_cost):
     0.0909
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
-    return fp_cost / (fp_cost + fn_cost)
+    # Both costs divided by the larger first: the sum cannot overflow (1e308 + 1e308
+    # is inf, which gave 0), and a tiny cost against a big one still underflows
+    # to the right limit.  Costs are not both zero (_costs refuses that).
+    larger = max(fp_cost, fn_cost)
+    return (fp_cost / larger) / (fp_cost / larger + fn_cost / larger)
 
 
 def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
@@ -286,14 +288,12 @@ def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
     0.2
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
-    if isinstance(prevalence, bool) or not isinstance(prevalence, numbers.Real):
-        raise TypeError(f"prevalence must be a real number, got {type(prevalence).__name__}")
-    prevalence = float(prevalence)
-    if not 0.0 < prevalence < 1.0:
-        raise ValueError(f"prevalence must be strictly between 0 and 1, got {prevalence}")
+    prevalence = arrays.probability(prevalence, "prevalence")
     if fn_cost == 0:
         return math.inf
-    return fp_cost * (1.0 - prevalence) / (fn_cost * prevalence)
+    # The ratio of the costs first: their product with the prevalence odds could
+    # overflow for costs near the largest float even when the slope is moderate.
+    return (fp_cost / fn_cost) * ((1.0 - prevalence) / prevalence)
 
 
 def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):

@@ -176,9 +176,7 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    threshold = float(threshold)
-    if np.isnan(threshold):
-        raise ValueError("threshold must be a number, got NaN")
+    threshold = arrays.real(threshold, "threshold", infinite=True)
     return _binary_counts_from_masks(is_positive, values >= threshold, weights)
 
 
@@ -268,12 +266,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normali
     """
     if normalize not in (None, "true", "pred", "all"):
         raise ValueError(f'normalize must be None, "true", "pred" or "all", got {normalize!r}')
-    y_true = arrays.column(y_true, "y_true")
-    y_pred = arrays.column(y_pred, "y_pred")
+    y_true, y_pred = arrays.label_pair(y_true, y_pred)
     fast = None
     if labels is None and y_true.dtype.kind in "iub" and y_pred.dtype.kind in "iub":
-        # Small integer labels: one bincount, no sort (integers need no NaN check).
-        arrays.same_length(y_true=y_true, y_pred=y_pred)
+        # Small integer labels: one bincount, no sort.
         weights = arrays.sample_weights(sample_weight, len(y_true))
         fast = _small_int_matrix(y_true, y_pred, weights)
     if fast is not None:

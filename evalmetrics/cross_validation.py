@@ -22,7 +22,6 @@ model that never saw it.
 from __future__ import annotations
 
 import heapq
-import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -61,15 +60,13 @@ def _check_splits(n_splits):
 
 
 def _check_shuffle(shuffle, seed):
-    if not isinstance(shuffle, (bool, np.bool_)):
-        raise TypeError(f"shuffle must be True or False, got {shuffle!r}")
-    if seed is not None:
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise TypeError(f"seed must be an integer or None, got {type(seed).__name__}")
+    shuffle = arrays.boolean(shuffle, "shuffle")
+    # RandomState's bound, which scikit-learn's random_state has too.
+    if arrays.seed(seed, maximum=2**32 - 1) is not None:
         if not shuffle:
             # scikit-learn refuses the same combination: the seed would silently do nothing.
             raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
-    return bool(shuffle)
+    return shuffle
 
 
 def _check_enough_rows(n_samples, n_splits):
@@ -206,12 +203,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     >>> [units.unit[fold.test].tolist() for fold in stratified_k_fold(units.y_true, n_splits=4)]
     [[1, 2, 4], [3, 6, 7], [5, 9, 10], [8, 11, 12]]
     """
-    y = arrays.column(y, "y")
-    if y.dtype.kind == "f":
-        if not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or infinite values")
-        if not np.all(y == np.round(y)):
-            raise ValueError("y must hold class labels, got non-integer numbers (a continuous target?)")
+    y = arrays.class_labels(y, "y")
     n_splits = _check_splits(n_splits)
     shuffle = _check_shuffle(shuffle, seed)
     _check_enough_rows(len(y), n_splits)
@@ -286,9 +278,7 @@ def group_k_fold(groups, *, n_splits=5):
     >>> [fold.test.tolist() for fold in group_k_fold(groups, n_splits=3)]
     [[8, 9, 10, 11], [0, 1, 2, 7], [3, 4, 5, 6]]
     """
-    groups = arrays.column(groups, "groups")
-    if groups.dtype.kind == "f" and not np.all(np.isfinite(groups)):
-        raise ValueError("groups contains NaN or infinite values")
+    groups = arrays.class_labels(groups, "groups", whole=False)
     n_splits = _check_splits(n_splits)
     _check_enough_rows(len(groups), n_splits)
     fast = arrays.short_range_codes(groups)

@@ -17,7 +17,6 @@ The worked example in every docstring is the twelve units of
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -237,12 +236,7 @@ def _average_precision(table):
 
 
 def _check_rate(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:  # also refuses NaN
-        raise ValueError(f"{name} must be between 0 and 1, got {value}")
-    return value
+    return arrays.probability(value, name, open_interval=False)
 
 
 # ---------------------------------------------------------------------------

@@ -67,9 +67,9 @@ def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
     n_positive = arrays.positive_int(n_positive, "n_positive", minimum=0)
     if n_negative + n_positive == 0:
         raise ValueError("n_negative + n_positive must be at least 1")
-    mean = _finite(mean, "mean")
+    mean = arrays.real(mean, "mean")
     sd = arrays.non_negative(sd, "sd")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(arrays.seed(seed))
     negatives = rng.normal(0.0, 1.0, n_negative)
     positives = rng.normal(mean, sd, n_positive)
     y_true = np.r_[np.zeros(n_negative, dtype=int), np.ones(n_positive, dtype=int)]
@@ -98,7 +98,7 @@ def binormal_auc(mean, *, sd=1.0):
     >>> round(binormal_auc(1.5), 4)
     0.8556
     """
-    mean = _finite(mean, "mean")
+    mean = arrays.real(mean, "mean")
     sd = arrays.non_negative(sd, "sd")
     return normal.cdf(mean / math.sqrt(1.0 + sd * sd))
 
@@ -140,7 +140,7 @@ def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, s
         raise ValueError(f"sizes must list at least two classes, got {len(sizes)}")
     n_features = arrays.positive_int(n_features, "n_features", minimum=2)
     separation = arrays.non_negative(separation, "separation")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(arrays.seed(seed))
     angles = 2.0 * np.pi * np.arange(len(sizes)) / len(sizes)
     centres = np.zeros((len(sizes), n_features))
     centres[:, 0] = separation * np.cos(angles)
@@ -182,7 +182,7 @@ def clustered_answers(n_people=30, n_questions=20, *, seed=None):
     """
     n_people = arrays.positive_int(n_people, "n_people")
     n_questions = arrays.positive_int(n_questions, "n_questions")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(arrays.seed(seed))
     ability = rng.normal(_MEAN_ABILITY, _SD_ABILITY, n_people)
     chance = 1.0 / (1.0 + np.exp(-ability))
     person = np.repeat(np.arange(n_people), n_questions)
@@ -225,7 +225,7 @@ def demand_series(n_days=730, *, seed=None):
     ((730,), True)
     """
     n_days = arrays.positive_int(n_days, "n_days")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(arrays.seed(seed))
     return rng.poisson(_demand_rate(np.arange(n_days))).astype(float)
 
 
@@ -259,13 +259,3 @@ def breast_cancer():
         raise ImportError("breast_cancer needs scikit-learn: pip install 'evalmetrics[ml]'") from error
     X, target = load_breast_cancer(return_X_y=True)
     return X, (target == 0).astype(int)
-
-
-def _finite(value, name):
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value

@@ -124,21 +124,12 @@ def normal_quantile(p):
     >>> round(normal_quantile(0.975), 6)
     1.959964
     """
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
-        raise TypeError(f"p must be a real number, got {type(p).__name__}")
-    p = float(p)
-    if not 0.0 < p < 1.0:
-        raise ValueError(f"p must be strictly between 0 and 1, got {p}")
+    p = arrays.probability(p, "p")
     return normal.quantile(p)
 
 
 def _check_confidence(confidence):
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise TypeError(f"confidence must be a number between 0 and 1, got {type(confidence).__name__}")
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
-    return confidence
+    return arrays.probability(confidence, "confidence")
 
 
 # ---------------------------------------------------------------------------
@@ -146,8 +137,8 @@ def _check_confidence(confidence):
 # ---------------------------------------------------------------------------
 
 def _check_proportion(successes, trials):
-    trials = arrays.positive_int(trials, "trials")
-    successes = arrays.positive_int(successes, "successes", minimum=0)
+    trials = arrays.positive_int(trials, "trials", maximum=None)  # a count, not an allocation
+    successes = arrays.positive_int(successes, "successes", minimum=0, maximum=None)
     if successes > trials:
         raise ValueError(f"successes={successes} is greater than trials={trials}")
     return successes, trials
@@ -283,7 +274,7 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     if not isinstance(draws, str) or draws not in ("rows", "counts"):
         raise ValueError(f'draws must be "rows" or "counts", got {draws!r}')
     if groups is not None:
-        groups = arrays.column(groups, "groups")
+        groups = arrays.class_labels(groups, "groups", whole=False)
         arrays.same_length(arrays=columns[0], groups=groups)
         try:
             _, groups = np.unique(groups, return_inverse=True)
@@ -292,8 +283,7 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
         groups = groups.ravel()
         if groups.max() < 1:
             raise ValueError("groups has a single group; resampling groups needs at least 2")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__}")
+    arrays.seed(seed)
     return columns, n_resamples, confidence, groups
 
 

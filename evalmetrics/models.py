@@ -37,10 +37,7 @@ def _features(X, n_features=None):
     """X as a finite 2-D float array (with the fitted number of columns)."""
     if X is None:
         raise TypeError("X is required, got None")
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError("X must contain numbers") from None
+    X = arrays.real_array(X, "X")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (rows, features), got shape {X.shape}")
     if X.shape[0] == 0 or X.shape[1] == 0:
@@ -134,10 +131,8 @@ class LogisticRegression:
 
     def __post_init__(self):
         arrays.non_negative(self.penalty, "penalty")
-        tol = arrays.non_negative(self.tol, "tol")
-        if tol == 0:
-            raise ValueError("tol must be positive")
-        arrays.positive_int(self.max_iter, "max_iter")
+        arrays.real(self.tol, "tol", low=0.0, low_open=True)
+        arrays.positive_int(self.max_iter, "max_iter", maximum=None)  # iterations, not memory
 
     def fit(self, X, y, *, pos_label=None):
         """Return a fitted copy.

@@ -17,7 +17,6 @@ FN = 1, TN = 5.
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
@@ -67,9 +66,7 @@ def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None, ratio=Fals
     scikit-learn's ``confusion_matrix``.  With ``ratio`` (for a metric that
     is a ratio of the counts) the weights are taken at a safe scale.
     """
-    y_true = arrays.column(y_true, "y_true")
-    y_pred = arrays.column(y_pred, "y_pred")
-    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    y_true, y_pred = arrays.label_pair(y_true, y_pred)
     weights = arrays.sample_weights(sample_weight, len(y_true))
     if ratio:
         weights = scale_free(weights)
@@ -209,12 +206,7 @@ del _func, _title, _formula, _question, _denominator, _value
 
 
 def _check_beta(beta):
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise TypeError(f"beta must be a real number, got {type(beta).__name__}")
-    beta = float(beta)
-    if not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite non-negative number, got {beta}")
-    return beta
+    return arrays.non_negative(beta, "beta")
 
 
 def _f_beta_from_counts(c, beta, zero_division):
@@ -330,9 +322,7 @@ def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
     if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
         raise TypeError("pass a BinaryCounts alone, as the only argument")
     # Comparing the labels directly is cheaper than building the matrix.
-    y_true = arrays.column(y_true, "y_true")
-    y_pred = arrays.column(y_pred, "y_pred")
-    arrays.same_length(y_true=y_true, y_pred=y_pred)
+    y_true, y_pred = arrays.label_pair(y_true, y_pred)
     weights = scale_free(arrays.sample_weights(sample_weight, len(y_true)))
     correct = y_true == y_pred
     if weights is None:
@@ -379,6 +369,7 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     >>> balanced_accuracy(units.y_true, (units.y_score >= 0.5).astype(int))
     0.6875
     """
+    adjusted = arrays.boolean(adjusted, "adjusted")
     arrays.check_zero_division(zero_division)
     c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
                                  ratio=True, metric="balanced_accuracy"))
@@ -543,7 +534,7 @@ def precision_at_prevalence(tpr, fpr, prevalence, *, zero_division="warn"):
     arrays.check_zero_division(zero_division)
     values = []
     for name, value in (("tpr", tpr), ("fpr", fpr), ("prevalence", prevalence)):
-        array = np.asarray(value, dtype=float)
+        array = arrays.real_array(value, name)
         if not np.all(np.isfinite(array)) or np.any((array < 0) | (array > 1)):
             raise ValueError(f"{name} must lie in [0, 1]")
         values.append(array)

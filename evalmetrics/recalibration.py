@@ -344,7 +344,7 @@ class PlattScaling:
         # Not scale_free: Platt's smoothed targets add one positive and one negative
         # in units of weight, so the fit depends on the scale of the weights.
         w = arrays.sample_weights(sample_weight, len(s))
-        slope, intercept = _fit_platt(s, positive, w, bool(self.smooth_targets))
+        slope, intercept = _fit_platt(s, positive, w, arrays.boolean(self.smooth_targets, "smooth_targets"))
         return dataclasses.replace(self, slope=slope, intercept=intercept)
 
     def decision_function(self, scores):
@@ -483,7 +483,7 @@ class PlattCalibrated:
         for train, test in folds:
             model = self.estimator.fit(X[train], y[train])
             scores[test] = np.asarray(model.decision_function(X[test]), dtype=float).ravel()
-        slope, intercept = _fit_platt(scores, positive, None, bool(self.smooth_targets))
+        slope, intercept = _fit_platt(scores, positive, None, arrays.boolean(self.smooth_targets, "smooth_targets"))
         calibrator = PlattScaling(slope, intercept, self.smooth_targets)
         return dataclasses.replace(
             self, fitted_estimator=self.estimator.fit(X, y), calibrator=calibrator

@@ -360,7 +360,7 @@ def test_group_k_fold_rejects_one_split():
 
 
 def test_group_k_fold_rejects_nan_groups():
-    with pytest.raises(ValueError, match="groups contains NaN"):
+    with pytest.raises(ValueError, match="groups contains 1 NaN"):
         group_k_fold([1.0, np.nan, 2.0, 3.0], n_splits=2)
 
 

@@ -214,7 +214,7 @@ def test_logistic_rejects_negative_penalty():
 
 
 def test_logistic_rejects_zero_tolerance():
-    with pytest.raises(ValueError, match="tol must be positive"):
+    with pytest.raises(ValueError, match="tol must be a finite positive number"):
         LogisticRegression(tol=0.0)
 
 

@@ -28,7 +28,6 @@ scikit-learn for the data (:func:`evalmetrics.datasets.breast_cancer`).
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -218,11 +217,8 @@ def _operating_point(rule, threshold, y, p, false_positive_cost, false_negative_
 
 
 def _check_seed(seed):
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed)
+    # Concrete: the development and Platt folds use seed + 1 and seed + 2.
+    return arrays.seed(seed, concrete=True)
 
 
 def _models(penalty, seed):

@@ -349,8 +349,8 @@ def build_report(data, *, validation=None, threshold=None, false_positive_cost=N
         threshold=None if threshold is None else float(threshold),
         false_positive_cost=None if false_positive_cost is None else float(false_positive_cost),
         false_negative_cost=None if false_negative_cost is None else float(false_negative_cost),
-        resamples=arrays.positive_int(resamples, "resamples"), seed=arrays.positive_int(seed, "seed", minimum=0),
-        confidence=float(confidence), n_bins=arrays.positive_int(n_bins, "n_bins"),
+        resamples=arrays.positive_int(resamples, "resamples"), seed=arrays.seed(seed, concrete=True),
+        confidence=float(confidence), n_bins=arrays.positive_int(n_bins, "n_bins", maximum=arrays.MAX_BINS),
         validation=None if validation is None else validation.path,
         validation_rows=None if validation is None else validation.n_rows,
     )

@@ -8,15 +8,13 @@ intervals) of the chapter Pitfalls.
 
 from __future__ import annotations
 
-import numpy as np
-
+from ... import arrays
 from ...datasets import binormal_scores
 
 
 def _seed(seed):
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
-    return int(seed)
+    # Concrete: the demonstrations derive further seeds (seed + 1, ...).
+    return arrays.seed(seed, concrete=True)
 
 
 def _binormal(n_negative, n_positive, seed, mean=2.0):

@@ -62,7 +62,7 @@ def row_by_row_roc(y_true, y_score, *, positives_first=False, pos_label=None):
     0.78125
     """
     is_positive, values, _ = arrays.binary_scores(y_true, y_score, pos_label=pos_label)
-    return _row_by_row_roc(is_positive, values, bool(positives_first))
+    return _row_by_row_roc(is_positive, values, arrays.boolean(positives_first, "positives_first"))
 
 
 def _row_by_row_roc(is_positive, values, positives_first):

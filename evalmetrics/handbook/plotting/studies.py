@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import costs, curves
+from ... import arrays, costs, curves
 from ..studies import binormal_curve
 from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILION, finish, pyplot
 from ...plotting.calibration import plot_reliability_diagram
@@ -59,6 +59,7 @@ def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(9.0, 4.8)):
     -------
     matplotlib Figure
     """
+    exact = arrays.boolean(exact, "exact")
     fig, (roc_ax, pr_ax) = _panels(axes, 2, figsize)
     roc_ax.plot([0, 1], [0, 1], color=GREY, linewidth=0.8, linestyle="--")
     if exact:
@@ -106,6 +107,7 @@ def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(9.0, 4.2))
     -------
     matplotlib Figure
     """
+    exact = arrays.boolean(exact, "exact")
     fig, (roc_ax, pr_ax) = _panels(axes, 2, figsize)
     roc_ax.plot([0, 1], [0, 1], color=GREY, linewidth=0.8, linestyle="--")
     roc_ax.axvline(comparison.false_positive_rate, color=GREY, linewidth=0.8)

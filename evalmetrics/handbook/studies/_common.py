@@ -16,13 +16,8 @@ _phi = normal.cdf
 
 
 def _positive_real(value, name):
-    value = arrays.non_negative(value, name)
-    if value == 0:
-        raise ValueError(f"{name} must be positive, got {value}")
-    return value
+    return arrays.real(value, name, low=0.0, low_open=True)
 
 
 def _seed(seed):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
-        raise TypeError(f"seed must be an integer or None, got {type(seed).__name__}")
-    return seed
+    return arrays.seed(seed)

@@ -134,11 +134,8 @@ def ab_comparison(*, n_negative=19_800, n_positive=200, model_a=(2.0, 1.0), mode
             raise TypeError(f"model_{name.lower()} must be a (mean, sd) pair of numbers") from None
         sd = _positive_real(sd, f"model_{name.lower()} sd")
         models.append((name, mean, sd))
-    fpr = float(false_positive_rate)
-    target = float(recall)
-    for name, value in (("false_positive_rate", fpr), ("recall", target)):
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{name} must lie between 0 and 1, got {value}")
+    fpr = arrays.probability(false_positive_rate, "false_positive_rate", open_interval=False)
+    target = arrays.probability(recall, "recall", open_interval=False)
     a, b = (_scored_model(name, mean, sd, n_negative, n_positive, fpr, target, seed)
             for name, mean, sd in models)
     return ABComparison(a=a, b=b, false_positive_rate=fpr, recall=target,

@@ -8,7 +8,6 @@ next to the estimated curves of the chapter In practice
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,14 +79,10 @@ def binormal_curve(*, mean=2.0, sd=1.0, prevalence=None, n_points=801):
     >>> print(curve.true_positive_rate.round(4), curve.false_positive_rate.round(4), curve.precision.round(4))
     [0.     0.8413 1.    ] [0.     0.1587 1.    ] [1.     0.0508 0.01  ]
     """
-    mean = float(mean)
-    if not math.isfinite(mean):
-        raise ValueError(f"mean must be finite, got {mean}")
+    mean = arrays.real(mean, "mean")
     sd = _positive_real(sd, "sd")
     if prevalence is not None:
-        prevalence = float(prevalence)
-        if not 0.0 < prevalence < 1.0:
-            raise ValueError(f"prevalence must lie strictly between 0 and 1, got {prevalence}")
+        prevalence = arrays.probability(prevalence, "prevalence")
     n_points = arrays.positive_int(n_points, "n_points", minimum=2)
     # Eight standard deviations beyond either distribution: the rates are 0 or 1
     # there to about 1e-15.

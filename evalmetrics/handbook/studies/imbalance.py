@@ -136,14 +136,9 @@ def imbalance_study(*, prevalences=(0.5, 0.1, 0.01), n_negative=20_000, mean=2.0
     """
     n_negative = arrays.positive_int(n_negative, "n_negative")
     sd = _positive_real(sd, "sd")
-    threshold = float(threshold)
+    threshold = arrays.real(threshold, "threshold")
     seed = _seed(seed)
-    checked = []
-    for pi in prevalences:
-        pi = float(pi)
-        if not 0.0 < pi < 1.0:
-            raise ValueError(f"prevalences must lie strictly between 0 and 1, got {pi}")
-        checked.append(pi)
+    checked = [arrays.probability(pi, "prevalences") for pi in prevalences]
     if not checked:
         raise ValueError("prevalences is empty")
     tpr = float(_phi((mean - threshold) / sd))
