@@ -174,6 +174,7 @@ def main(argv=None):
     2
     """
     from .report.data import ReportError
+    from .report.output import Interrupted
 
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     parser = build_parser()
@@ -209,8 +210,11 @@ def main(argv=None):
     except ReportError as error:
         print(f"evalmetrics report: error: {error}", file=sys.stderr)
         return 2
+    except Interrupted:
+        print(f"evalmetrics report: interrupted, after the report was written to {args.out}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print("evalmetrics report: interrupted; nothing written", file=sys.stderr)
+        print("evalmetrics report: interrupted; no report written, the folders are as they were", file=sys.stderr)
         return 130
     print(text)
     return 0

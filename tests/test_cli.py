@@ -27,6 +27,7 @@ from sklearn import metrics as skm
 
 import evalmetrics as em
 from evalmetrics.__main__ import main
+from evalmetrics.report.output import MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL = 1e-12
@@ -256,7 +257,7 @@ def test_csv_report_intervals_resample_whole_groups(grouped_run):
 def test_csv_report_files(grouped_run):
     _, out, _, numbers, where = grouped_run
     assert sorted(p.name for p in where.iterdir()) == [
-        "costs.png", "curves.png", "reliability.png", "report.html", "report.json", "report.md"]
+        MARKER, "costs.png", "curves.png", "reliability.png", "report.html", "report.json", "report.md"]
     assert not [p for p in where.parent.iterdir() if p.name.startswith(".")]  # no temporary folder left
     markdown = (where / "report.md").read_text()
     page = (where / "report.html").read_text()
@@ -291,7 +292,7 @@ def test_csv_report_with_validation_and_wilson_intervals(folder, capsys):
     low, high = stats.binomtest(c.tp, c.tp + c.fn).proportion_ci(method="wilson")
     assert column["recall"]["method"] == "Wilson"
     assert abs(column["recall"]["low"] - low) <= TOL and abs(column["recall"]["high"] - high) <= TOL
-    assert sorted(p.name for p in (folder / "figs").iterdir()) == ["costs.png", "curves.png", "reliability.png"]
+    assert sorted(p.name for p in (folder / "figs").iterdir()) == [MARKER, "costs.png", "curves.png", "reliability.png"]
     assert "](../figs/curves.png)" in (folder / "report" / "report.md").read_text()
 
 
@@ -304,17 +305,29 @@ def test_scores_that_are_not_probabilities(folder, capsys):
                           "--resamples", "50"], capsys)
     assert status == 0 and "not probabilities" in out and "calibration section" in out
     assert sorted(p.name for p in (folder / "evalmetrics-report").iterdir()) == [
-        "curves.png", "report.html", "report.json", "report.md"]
+        MARKER, "curves.png", "report.html", "report.json", "report.md"]
 
 
 def test_a_second_run_replaces_the_report(good_csv, folder, capsys):
     arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
                  "model_a", "--resamples", "30", "--out", "out"]
     assert run(arguments, capsys)[0] == 0
-    (folder / "out" / "keep.txt").write_text("mine")
     assert run(arguments + ["--threshold", "0.3"], capsys)[0] == 0
     assert '"threshold": 0.3' in (folder / "out" / "report.json").read_text()
+    assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]  # no temporary folder left
+
+
+def test_a_file_of_the_user_beside_a_report_stops_the_next_one(good_csv, folder, capsys):
+    arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
+                 "model_a", "--resamples", "30", "--out", "out"]
+    assert run(arguments, capsys)[0] == 0
+    (folder / "out" / "keep.txt").write_text("mine")
+    before = (folder / "out" / "report.json").read_bytes()
+    status, out, err = run(arguments + ["--threshold", "0.3"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "holds 'keep.txt', which no evalmetrics report wrote" in err
     assert (folder / "out" / "keep.txt").read_text() == "mine"
+    assert (folder / "out" / "report.json").read_bytes() == before
 
 
 # ---------------------------------------------------------------------------
@@ -345,8 +358,8 @@ def test_demo_numbers_are_run_screenings(folder, capsys):
     assert f"{logistic.test_auc.estimate:.4f} ({logistic.test_auc.interval.low:.4f}" in out
     assert f"{logistic.chosen_threshold:.4g}: {logistic.point('chosen').cost:g}" in out
     assert sorted(p.name for p in (folder / "figures").iterdir()) == [
-        "screening-bootstrap.png", "screening-costs.png", "screening-reliability.png"]
-    assert sorted(p.name for p in (folder / "demo").iterdir()) == ["report.html", "report.json", "report.md"]
+        MARKER, "screening-bootstrap.png", "screening-costs.png", "screening-reliability.png"]
+    assert sorted(p.name for p in (folder / "demo").iterdir()) == [MARKER, "report.html", "report.json", "report.md"]
 
 
 BLOCK_OPTIONAL = """
@@ -372,7 +385,7 @@ def test_numpy_only_install(good_csv, folder):
     assert csv_run.returncode == 0, csv_run.stderr
     assert "No figures: matplotlib is not installed" in csv_run.stdout
     assert sorted(p.name for p in (folder / "evalmetrics-report").iterdir()) == [
-        "report.html", "report.json", "report.md"]
+        MARKER, "report.html", "report.json", "report.md"]
     demo_run = subprocess.run([sys.executable, "-c", BLOCK_OPTIONAL, "report", "--demo", "breast-cancer",
                                "--out", "demo"], capture_output=True, text=True)
     assert demo_run.returncode == 2

@@ -36,7 +36,6 @@ from evalmetrics.report.content import report_document, report_summary, text_tab
 from evalmetrics.report.document import Bullets, Document, Figure, Paragraph, Section, Table
 from evalmetrics.report.figures import report_figures
 from evalmetrics.report.model import bootstrap_runs
-from evalmetrics.report.output import publish
 from evalmetrics.report.progress import ProgressBar
 from evalmetrics.worked_example import twelve_units
 
@@ -433,33 +432,6 @@ def test_to_json_keeps_numbers_and_drops_arrays(tied_report):
     assert "data" not in numbers
     assert json.loads(to_json(Estimate(math.nan, 0.0, math.inf, "x"))) == {
         "value": None, "low": 0.0, "high": "inf", "method": "x"}
-
-
-def test_publish_replaces_its_own_files_and_keeps_others(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "notes.txt").write_text("mine")
-    (out / "report.md").write_text("old")
-    publish({out: {"report.md": b"new"}})
-    assert (out / "notes.txt").read_text() == "mine" and (out / "report.md").read_text() == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary folder left
-
-
-def test_publish_failure_leaves_nothing(tmp_path):
-    out = tmp_path / "out"
-    with pytest.raises(TypeError):
-        publish({out: {"report.md": b"fine", "report.html": "not bytes"}})
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_publish_failure_keeps_an_existing_report_intact(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "report.md").write_text("old")
-    with pytest.raises(TypeError):
-        publish({out: {"report.md": b"new", "report.html": None}})
-    assert (out / "report.md").read_text() == "old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_png_figures_are_pngs(tied_report):
