@@ -337,7 +337,8 @@ def test_a_file_of_the_user_beside_a_report_stops_the_next_one(good_csv, folder,
 def test_demo_numbers_are_run_screenings(folder, capsys):
     status, out, err = run(["report", "--demo", "breast-cancer", "--resamples", "200", "--out", "demo",
                             "--figures", "figures"], capsys)
-    assert status == 0 and err == ""
+    # Off a terminal the only thing on stderr may be a progress line every few seconds.
+    assert status == 0 and all(line.startswith("progress: ") for line in err.splitlines())
     result = em.run_screening(seed=0, folds=5, penalty=1.0, false_positive_cost=1.0, false_negative_cost=20.0,
                               resamples=200)
     numbers = json.loads((folder / "demo" / "report.json").read_text())

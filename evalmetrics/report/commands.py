@@ -134,7 +134,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
     """
     from .content import report_document, report_summary
     from .figures import matplotlib_available, report_figures
-    from .model import bootstrap_runs, build_report
+    from .model import build_report
     from .output import check_target, publish
 
     existed = {out: check_target(out, "--out")}
@@ -148,7 +148,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
             raise ReportError(f"{validation}: the positive class is {checked.positive!r}, "
                               f"but {data.positive!r} in {path}")
     plotting = matplotlib_available()
-    bar = _progress(bootstrap_runs(data) * (resamples + 1)) if progress else None
+    bar = _progress(resamples) if progress else None
     try:
         report = build_report(data, validation=checked, threshold=threshold,
                               false_positive_cost=false_positive_cost, false_negative_cost=false_negative_cost,
