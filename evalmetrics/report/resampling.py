@@ -47,7 +47,9 @@ def _cumulative(counts):
     """Cumulative sums with a leading 0: ``out[i]`` counts the first ``i`` entries (int64)."""
     out = np.empty(len(counts) + 1, dtype=np.int64)
     out[0] = 0
-    np.cumsum(counts, dtype=np.int64, out=out[1:])
+    # Widened first, then summed in place: numpy's cumsum with a dtype casts element by element.
+    out[1:] = counts
+    np.cumsum(out[1:], out=out[1:])
     return out
 
 
@@ -80,9 +82,9 @@ class _SortedColumn:
 
     def numbers(self, multiplicity, weights, drawn):
         """(tp, fp, fn, tn, AUC, AP, Brier) of one resample, given each row's multiplicity."""
-        positive = np.take(multiplicity, self.positive_rows)
-        negative = np.take(multiplicity, self.negative_rows)
-        positives_upto, negatives_upto = _cumulative(positive), _cumulative(negative)
+        positive = np.take(multiplicity, self.positive_rows).astype(np.int64)
+        positives_upto = _cumulative(positive)
+        negatives_upto = _cumulative(np.take(multiplicity, self.negative_rows))
         p, q = int(positives_upto[-1]), int(negatives_upto[-1])
         tp = p - int(positives_upto[self.positives_below_threshold])
         fp = q - int(negatives_upto[self.negatives_below_threshold])
@@ -102,9 +104,9 @@ class _SortedColumn:
                 above = positives_upto[self.group_starts]
             true_positives = p - above
             flagged = true_positives + (q - negatives_upto[self.group_negatives_below])
-            # A threshold above every drawn row flags nothing and gains nothing: 0, not 0 / 0.
-            precision = np.divide(true_positives, flagged, out=np.zeros(len(flagged)), where=flagged > 0)
-            average_precision = float(np.dot(gained, precision)) / p
+            # A threshold above every drawn row flags nothing and gains nothing: 0 / 1, not 0 / 0.
+            np.maximum(flagged, 1, out=flagged)
+            average_precision = float(np.dot(gained, true_positives / flagged)) / p
         brier = math.nan if self.squared_errors is None else float(np.dot(weights, self.squared_errors)) / drawn
         return tp, fp, p - tp, q - fp, auc, average_precision, brier
 
