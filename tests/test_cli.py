@@ -96,6 +96,8 @@ BAD_INPUT = {
                              "column 'h' (--group) not found"),
     "non-numeric score": (rows(score=lambda i: "high" if i == 4 else "0.5"), ["--label", "y", "--score", "p"],
                           "line 6: score column 'p' has the non-numeric value 'high'"),
+    "score with an underscore": (rows(score=lambda i: "1_0" if i == 2 else "0.5"), ["--label", "y", "--score", "p"],
+                                 "line 4: score column 'p' has the non-numeric value '1_0'"),
     "missing score value": (rows(score=lambda i: "" if i in (3, 8) else "0.5"), ["--label", "y", "--score", "p"],
                             "score column 'p' has 2 missing value(s), the first on line 5"),
     "NA score": (rows(score=lambda i: "NA" if i == 9 else "0.5"), ["--label", "y", "--score", "p"],
@@ -173,8 +175,21 @@ def test_out_is_an_existing_file(good_csv, folder, capsys):
     (["report", "x.csv", "--label", "y", "--score", "p", "--folds", "3"], "options for --demo only: --folds"),
     (["report", "x.csv", "--score", "p"], "--label COLUMN is required"),
     (["report", "x.csv", "--label", "y"], "at least one --score"),
-    (["report", "--demo", "breast-cancer", "--resamples", "0"], "a positive integer"),
-    (["report", "--demo", "breast-cancer", "--false-negative-cost", "-1"], "a non-negative number"),
+    (["report", "--demo", "breast-cancer", "--resamples", "0"], "an integer from 10 (fewer make no interval)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "1"], "an integer from 10 (fewer make no interval)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "1_0"], "got '1_0'"),
+    (["report", "--demo", "breast-cancer", "--resamples", str(10 ** 12)], "to 100,000 (more only take longer)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "2.5"], "got '2.5'"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "-1"], "a number from 0 to 1e+12"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "1e308"], "only the ratio of the two costs"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "1_0"], "got '1_0'"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "nan"], "got 'nan'"),
+    (["report", "--demo", "breast-cancer", "--seed", "-1"], "a non-negative integer"),
+    (["report", "--demo", "breast-cancer", "--bins", "100000"], "an integer from 1 to 1000"),
+    (["report", "--demo", "breast-cancer", "--folds", "500"], "an integer from 2 to 20"),
+    (["report", "--demo", "breast-cancer", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    (["report", "x.csv", "--label", "y", "--threshold", "1_0", "--score", "p"], "got '1_0'"),
+    (["report", "x.csv", "--label", "y"] + ["--score", "p"] * 51, "51 --score columns; at most 50"),
     (["report", "--demo", "breast-cancer", "--false-positive-cost", "0", "--false-negative-cost", "0"],
      "cannot both be 0"),
     (["report", "--demo", "lung-cancer"], "invalid choice"),
@@ -185,6 +200,7 @@ def test_out_is_an_existing_file(good_csv, folder, capsys):
 def test_usage_errors_exit_2(arguments, message, folder, capsys):
     status, out, err = run(arguments, capsys)
     assert status == 2 and out == "" and message in err
+    assert err.count("\n") == 1 and "usage:" not in err  # one line, not argparse's usage block
     assert list(folder.iterdir()) == []
 
 

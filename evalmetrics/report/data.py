@@ -16,6 +16,7 @@ import csv
 import difflib
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,29 @@ MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
 LABEL_MISSING = frozenset({"", "na", "n/a", "nan", "null"})
 #: Label pairs whose positive class needs no --pos-label (lower case).
 _TRUE_WORDS = {"true": True, "false": False}
+
+
+# A decimal number as people write it.  Python's float() also takes "1_0" (ten),
+# which in a CSV file or on a command line is a typo, not a number.
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_INFINITE = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+
+
+def parse_number(text):
+    """The float a decimal number spells (infinities included); ValueError for anything else.
+
+    Examples
+    --------
+    >>> parse_number("0.25"), parse_number("-1e3")
+    (0.25, -1000.0)
+    >>> parse_number("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a decimal number: '1_0'
+    """
+    if _DECIMAL.fullmatch(text) or text.lower() in _INFINITE:
+        return float(text)
+    raise ValueError(f"not a decimal number: {text!r}")
 
 
 class ReportError(ValueError):
@@ -158,7 +182,7 @@ def _scores(cells, lines, name, path):
             missing.append(i)
             continue
         try:
-            value = float(text)
+            value = parse_number(text)
         except ValueError:
             raise ReportError(
                 f"{path} line {lines[i]}: score column {name!r} has the non-numeric value {text!r}") from None
@@ -172,7 +196,7 @@ def _scores(cells, lines, name, path):
 
 def _as_number(text):
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
         return None
     return value if math.isfinite(value) else None
