@@ -9,7 +9,8 @@ probabilities) as probabilities, each with a confidence interval:
   Wilson's binomial model assumes independent rows;
 * F1, balanced accuracy, MCC, the AUC, average precision and the Brier
   score get percentile bootstrap intervals (rows, or whole groups), all
-  drawn from the same resamples (one seed);
+  drawn from the same resamples (one seed) and computed from one sort per
+  column (:mod:`evalmetrics.report.resampling`);
 * the AUC also gets DeLong's interval (logit scale, :mod:`evalmetrics.delong`);
 * every pair of score columns gets paired differences of the AUC (bootstrap
   and DeLong), the AP and the Brier score.
