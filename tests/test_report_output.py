@@ -271,3 +271,28 @@ def test_a_run_that_finds_its_new_folder_taken_says_so(folder, capsys, monkeypat
     assert status == 2 and err.count("\n") == 1 and "another run wrote a report there meanwhile" in err
     assert contents(folder / "out") == NEW
     assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]
+
+
+def test_two_real_processes_writing_one_new_folder(folder):
+    import subprocess
+    import sys
+
+    (folder / "scores.csv").write_text(CSV)
+    command = [sys.executable, "-m", "evalmetrics"] + arguments()
+    environment = dict(os.environ, MPLBACKEND="Agg")
+    runs = [subprocess.Popen(command, cwd=folder, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True) for _ in range(2)]
+    results = [(run.wait(timeout=300), run.stderr.read()) for run in runs]
+    for run in runs:
+        run.stdout.close()
+        run.stderr.close()
+    # Overlapping, the second says the first took the folder; one after the other, the second
+    # replaces the first's report. Never a traceback, never a mixed or partial folder.
+    assert 0 in [status for status, _ in results]
+    for status, err in results:
+        assert "Traceback" not in err
+        assert status == 0 or (status == 2 and err.count("\n") == 1 and "another run wrote a report" in err)
+    files = {p.name for p in (folder / "out").iterdir()}
+    marker = json.loads((folder / "out" / MARKER).read_text())
+    assert files == set(marker["files"]) | {MARKER} and "report.md" in files
+    assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]
