@@ -25,7 +25,10 @@ Memory stays bounded: one chunk of draws (about a million indices) at a time.
 
 from __future__ import annotations
 
+import collections
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +44,8 @@ __all__ = ["ReportBootstrap"]
 #: The bootstrapped numbers of a column, in the order they are computed.
 THRESHOLD_METRICS = ("accuracy", "precision", "recall", "specificity", "f1", "balanced_accuracy", "mcc")
 RANKING_METRICS = ("auc", "average_precision", "brier")
+_WORKERS = max(1, min(4, os.cpu_count() or 1))
+_IN_FLIGHT = 3
 
 
 def _cumulative(counts):
@@ -174,15 +179,29 @@ class ReportBootstrap:
         everything = np.ones(n, dtype=np.int64)
         estimates = [column.numbers(everything, everything.astype(float), n) for column in columns]
         found = np.empty((len(columns), 7, resamples))
-        for b, multiplicity in enumerate(_multiplicities(n, groups, resamples, seed)):
-            weights = multiplicity.astype(float)
-            drawn = int(multiplicity.sum()) if groups is not None else n
-            # Multiplicities rarely pass 255: gathered as bytes, they stay in cache.
-            small = multiplicity.astype(np.uint8) if multiplicity.max() < 256 else multiplicity
-            for c, column in enumerate(columns):
-                found[c, :, b] = column.numbers(small, weights, drawn)
+
+        def collect(b, futures):
+            for c, future in enumerate(futures):
+                found[c, :, b] = future.result()
             if progress is not None:
                 progress.update(1)
+
+        # The draws must come one after another from one generator; the columns of a resample
+        # are then independent.  NumPy releases the GIL in its loops, so worker threads work
+        # on resample b while this thread draws resample b + 1.  A few resamples in flight
+        # at most: each holds two n-long arrays.
+        pending = collections.deque()
+        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+            for b, multiplicity in enumerate(_multiplicities(n, groups, resamples, seed)):
+                weights = multiplicity.astype(float)
+                drawn = int(multiplicity.sum()) if groups is not None else n
+                # Multiplicities rarely pass 255: gathered as bytes, they stay in cache.
+                small = multiplicity.astype(np.uint8) if multiplicity.max() < 256 else multiplicity
+                pending.append((b, [pool.submit(column.numbers, small, weights, drawn) for column in columns]))
+                while len(pending) > _IN_FLIGHT:
+                    collect(*pending.popleft())
+            while pending:
+                collect(*pending.popleft())
         self._numbers = []
         for c, column in enumerate(columns):
             numbers = {}
