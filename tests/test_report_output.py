@@ -296,3 +296,28 @@ def test_two_real_processes_writing_one_new_folder(folder):
     marker = json.loads((folder / "out" / MARKER).read_text())
     assert files == set(marker["files"]) | {MARKER} and "report.md" in files
     assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two renames"])
+@pytest.mark.parametrize("error", [KeyboardInterrupt, OSError])
+def test_a_failure_at_the_second_folder_puts_the_first_back(exchange, error, tmp_path, monkeypatch):
+    out, figures = tmp_path / "out", tmp_path / "figs"
+    existed = {out: check_target(out, "--out"), figures: check_target(figures, "--figures")}
+    publish({out: OLD, figures: {"curves.png": b"old png"}}, existed=existed)
+    if not exchange:
+        monkeypatch.setattr(output, "_exchange", lambda first, second: False)
+    monkeypatch.setattr(output, "_put_in_place", trip(output._put_in_place, 2, error))
+    with pytest.raises(KeyboardInterrupt if error is KeyboardInterrupt else ReportError):
+        publish({out: NEW, figures: {"curves.png": b"new png"}}, existed={out: True, figures: True})
+    assert contents(out) == OLD and contents(figures) == {"curves.png": b"old png"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figs", "out"]
+
+
+def test_a_second_folder_taken_meanwhile_puts_the_first_back(tmp_path):
+    out, figures = tmp_path / "out", tmp_path / "figs"
+    existed = {out: check_target(out, "--out"), figures: check_target(figures, "--figures")}
+    publish({figures: {"curves.png": b"theirs"}}, existed={figures: False})  # another run, first
+    with pytest.raises(ReportError, match="another run wrote a report there meanwhile"):
+        publish({out: NEW, figures: {"curves.png": b"mine"}}, existed=existed)
+    assert not out.exists() and contents(figures) == {"curves.png": b"theirs"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["figs"]

@@ -205,6 +205,17 @@ def _put_in_place(temporary, target, existed):
     return old
 
 
+def _take_back(target, temporary, old):
+    """Undo :func:`_put_in_place`: the previous report (or no folder) at ``target`` again."""
+    if old is None:
+        os.rename(target, temporary)
+    elif old == temporary:
+        _exchange(temporary, target)
+    else:
+        os.rename(target, temporary)
+        os.rename(old, target)
+
+
 def _remove(folder):
     def writable_then_retry(function, path, _):
         os.chmod(os.path.dirname(path), stat.S_IRWXU)
@@ -270,38 +281,48 @@ def publish(files, *, existed=None):
     (['a.txt'], ['.evalmetrics-report', 'a.txt'])
     """
     was_there = {Path(folder).resolve(): bool(flag) for folder, flag in (existed or {}).items()}
-    written = []
-    for target, contents in _layout(files).items():
-        existed = target.exists()
-        if existed and not was_there.get(target, True):
-            raise ReportError(f"{target}: another run wrote a report there meanwhile; this one was not written")
-        if existed and _foreign(target):
-            raise ReportError(f"{target}: files appeared that no evalmetrics report wrote; nothing written")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = old = None
-        complete = False
-        try:
+    layout = _layout(files)
+    staged, swapped, complete = [], [], False
+    try:
+        for target, contents in layout.items():
+            existed_now = target.exists()
+            if existed_now and not was_there.get(target, True):
+                raise ReportError(f"{target}: another run wrote a report there meanwhile; this one was not written")
+            if existed_now and _foreign(target):
+                raise ReportError(f"{target}: files appeared that no evalmetrics report wrote; nothing written")
+            target.parent.mkdir(parents=True, exist_ok=True)
             temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+            staged.append((target, temporary, existed_now))
             # mkdtemp makes the folder private (0700); a report folder gets the usual mode.
             temporary.chmod(0o777 & ~_umask())
             _stage(temporary, contents)
-            with _no_interrupts():
-                old = _put_in_place(temporary, target, existed)
-                complete = True
+        with _no_interrupts():
+            try:
+                for target, temporary, existed_now in staged:
+                    swapped.append((target, temporary, _put_in_place(temporary, target, existed_now)))
+            except BaseException:
+                # The figures' folder and the report's go together: undo the swaps made so far.
+                for target, temporary, old in reversed(swapped):
+                    _take_back(target, temporary, old)
+                swapped.clear()
+                raise
+            complete = True
+            for _, _, old in swapped:
                 if old is not None:
                     _remove(old)
-        except OSError as error:
-            if not complete:
-                raise ReportError(f"cannot write the report: {error.strerror or error} "
-                                  f"({error.filename or target})") from None
-            # Complete: only the previous report's removal failed; it is retried below.
-        except KeyboardInterrupt:
-            if complete:
-                raise Interrupted() from None
-            raise
-        finally:
-            for leftover in (temporary, old):
-                if leftover is not None and leftover.exists() and leftover != target:
-                    _remove(leftover)
-        written += [target / name for name in contents]
-    return written
+    except OSError as error:
+        if not complete:
+            raise ReportError(f"cannot write the report: {error.strerror or error} "
+                              f"({error.filename or 'the report folder'})") from None
+        # Complete: only a previous report's removal failed; it is retried below.
+    except KeyboardInterrupt:
+        if complete:
+            raise Interrupted() from None
+        raise
+    finally:
+        leftovers = [temporary for _, temporary, _ in staged] + [old for _, _, old in swapped if old is not None]
+        for leftover in leftovers:
+            if leftover.exists() and leftover not in layout:
+                _remove(leftover)
+    return [target / name for target, contents in layout.items() for name in contents]
+
