@@ -128,7 +128,7 @@ def _read_rows(path, delimiter):
     header, rows, lines = None, [], []
     try:
         for row in reader:
-            if not row or all(not cell.strip() for cell in row):
+            if not "".join(row).strip():
                 continue
             if header is None:
                 header = [cell.strip() for cell in row]
@@ -173,7 +173,22 @@ def _missing_message(path, kind, name, missing, lines):
             "remove or fill those rows")
 
 
+def _plain_scores(cells):
+    """The scores when every cell is a plain finite number (the common case, at C speed), else None."""
+    if "_" in "".join(cells):
+        return None  # float() reads "1_0" as ten; the careful loop below refuses it
+    try:
+        values = np.array(cells, dtype=np.float64)
+    except ValueError:
+        return None
+    # NaN and infinities (also spelt "nan", "inf", "infinity") get the loop's messages.
+    return values if np.isfinite(values).all() else None
+
+
 def _scores(cells, lines, name, path):
+    values = _plain_scores(cells)
+    if values is not None:
+        return values
     values = np.empty(len(cells))
     missing = []
     for i, cell in enumerate(cells):
