@@ -92,14 +92,22 @@ class _SortedColumn:
         self.group_negatives_below = self.negatives_below[starts]
         self.positives_below_threshold = int(np.searchsorted(positive_scores, threshold, "left"))
         self.negatives_below_threshold = int(np.searchsorted(negative_scores, threshold, "left"))
-        self.squared_errors = (values - is_positive) ** 2 if probabilities else None
+        # Squared errors in the same order as the multiplicities they are weighted by.
+        self.positive_errors = (1.0 - positive_scores) ** 2 if probabilities else None
+        self.negative_errors = negative_scores ** 2 if probabilities else None
 
-    def numbers(self, multiplicity, weights, drawn):
-        """(tp, fp, fn, tn, AUC, AP, Brier) of one resample, given each row's multiplicity."""
+    def numbers(self, multiplicity, wide, drawn):
+        """(tp, fp, fn, tn, AUC, AP, Brier) of one resample, given each row's multiplicity.
+
+        ``multiplicity`` may be bytes that wrapped around for a row drawn 256 times
+        or more; then the totals miss ``drawn`` and ``wide`` (int64) is used instead.
+        """
         positive = np.take(multiplicity, self.positive_rows).astype(np.int64)
-        positives_upto = _cumulative(positive)
-        negatives_upto = _cumulative(np.take(multiplicity, self.negative_rows))
+        negative = np.take(multiplicity, self.negative_rows)
+        positives_upto, negatives_upto = _cumulative(positive), _cumulative(negative)
         p, q = int(positives_upto[-1]), int(negatives_upto[-1])
+        if p + q != drawn and multiplicity is not wide:
+            return self.numbers(wide, wide, drawn)
         tp = p - int(positives_upto[self.positives_below_threshold])
         fp = q - int(negatives_upto[self.negatives_below_threshold])
         auc = average_precision = math.nan
@@ -121,7 +129,9 @@ class _SortedColumn:
             # A threshold above every drawn row flags nothing and gains nothing: 0 / 1, not 0 / 0.
             np.maximum(flagged, 1, out=flagged)
             average_precision = float(_dot(gained, true_positives / flagged)) / p
-        brier = math.nan if self.squared_errors is None else float(_dot(weights, self.squared_errors)) / drawn
+        brier = math.nan
+        if self.positive_errors is not None:
+            brier = float(_dot(positive, self.positive_errors) + _dot(negative, self.negative_errors)) / drawn
         return tp, fp, p - tp, q - fp, auc, average_precision, brier
 
 
@@ -186,7 +196,7 @@ class ReportBootstrap:
         columns = [_SortedColumn(y, s, t, p) for s, t, p in zip(scores, thresholds, probabilities)]
         n = len(y)
         everything = np.ones(n, dtype=np.int64)
-        estimates = [column.numbers(everything, everything.astype(float), n) for column in columns]
+        estimates = [column.numbers(everything, everything, n) for column in columns]
         found = np.empty((len(columns), 7, resamples))
 
         def collect(b, futures):
@@ -202,11 +212,10 @@ class ReportBootstrap:
         pending = collections.deque()
         with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
             for b, multiplicity in enumerate(_multiplicities(n, groups, resamples, seed)):
-                weights = multiplicity.astype(float)
                 drawn = int(multiplicity.sum()) if groups is not None else n
                 # Multiplicities rarely pass 255: gathered as bytes, they stay in cache.
-                small = multiplicity.astype(np.uint8) if multiplicity.max() < 256 else multiplicity
-                pending.append((b, [pool.submit(column.numbers, small, weights, drawn) for column in columns]))
+                small = multiplicity.astype(np.uint8)
+                pending.append((b, [pool.submit(column.numbers, small, multiplicity, drawn) for column in columns]))
                 while len(pending) > _IN_FLIGHT:
                     collect(*pending.popleft())
             while pending:
