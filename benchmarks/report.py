@@ -17,10 +17,10 @@ two probability columns with six decimals, 30 % positives), then measures:
   loop over the same resamples (bootstrap part only).
 
 The two baselines take minutes per hundred resamples at 1e6 rows, so they run
-``--baseline-resamples`` resamples (default: 2000 at 1e4, 200 at 1e5, 10 at
-1e6) and their time is scaled linearly to B (marked "~").  The machine may be
-shared: the figures are medians of nothing, one run each; quote them with the
-load (printed with the table).
+``--baseline-resamples`` resamples (default: 200 at 1e4, 20 at 1e5, 4 at 1e6)
+and their time is scaled linearly to B (marked "~").  One run each, no
+medians: on a shared machine quote the figures with the load average printed
+above the table.
 
     python benchmarks/report.py                     # 1e4, 1e5, 1e6 rows, B = 2000
     python benchmarks/report.py --sizes 1e4 --markdown
@@ -125,7 +125,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e4,1e5,1e6")
     parser.add_argument("--resamples", type=int, default=2000)
-    parser.add_argument("--baseline-resamples", default="2000,200,10",
+    parser.add_argument("--baseline-resamples", default="200,20,4",
                         help="resamples of the two baselines at each size (scaled to --resamples)")
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--markdown", action="store_true")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Dataset", "ReportError", "read_dataset"]
+__all__ = ["Dataset", "ReportError", "parse_number", "read_dataset"]
 
 #: Cells read as "no value" in a score column (compared in lower case).
 MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
