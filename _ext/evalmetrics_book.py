@@ -210,10 +210,13 @@ def _on_env_before_read_docs(app, env, docnames):
 
 
 _failed_pages: list[str] = []
+_build_failed = False
 
 
 def _print_failed_pages():
-    print("\n".join(build_failures.summary(_failed_pages)), file=sys.stderr, flush=True)
+    # Only after a build that failed: a page can fail here and pass when myst-nb runs it again.
+    if _build_failed:
+        print("\n".join(build_failures.summary(sorted(_failed_pages))), file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------ notebooks
@@ -359,6 +362,8 @@ def _write_notebooks(app) -> None:
 
 
 def _on_build_finished(app, exception):
+    global _build_failed
+    _build_failed = _build_failed or exception is not None or app.statuscode != 0
     if exception is not None or app.builder.format != "html":
         return
     _copy_mathjax(Path(app.outdir))
