@@ -155,6 +155,12 @@ def test_a_previous_report_is_replaced_as_a_whole(folder, capsys):
     (folder / "scores.csv").write_text(CSV)
     assert run(arguments() + ["--figures", "out/figs"], capsys)[0] == 0
     assert (folder / "out" / "figs" / "curves.png").exists()
+    assert run(arguments() + ["--figures", "out/figs", "--threshold", "0.3"], capsys)[0] == 0
+    assert '"threshold": 0.3' in (folder / "out" / "report.json").read_text()
+    (folder / "out" / "figs" / "mine.txt").write_text("mine")
+    status, _, err = run(arguments() + ["--figures", "out/figs"], capsys)
+    assert status == 2 and "--out out: holds 'figs/mine.txt'" in err
+    (folder / "out" / "figs" / "mine.txt").unlink()
     assert run(arguments(), capsys)[0] == 0
     # The figures now sit beside the Markdown; the old figures folder went with the old report.
     assert sorted(p.name for p in (folder / "out").iterdir()) == [

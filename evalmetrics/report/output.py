@@ -67,10 +67,15 @@ def _foreign(folder):
                       if p.is_dir() and not p.is_symlink() and not any(p.iterdir()))
     if not entries:
         return []
-    ours = _marked_files(folder)
+    # The marker sits in the report folder; a figures folder inside it is listed there.
+    resolved = folder.resolve()
+    owner = next((f for f in (resolved, *resolved.parents) if (f / MARKER).is_file()), None)
+    ours = None if owner is None else _marked_files(owner)
     if ours is None:
         return entries
-    return [name for name in entries if name != MARKER and name not in ours]
+    prefix = resolved.relative_to(owner).as_posix()
+    return [name for name in entries
+            if name != MARKER and (name if prefix == "." else f"{prefix}/{name}") not in ours]
 
 
 def _read_only(path):
