@@ -39,6 +39,7 @@ that download as runnable notebooks, and builds that never show stale numbers.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import hashlib
 import importlib.util
@@ -58,6 +59,7 @@ from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferen
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
+import build_failures  # noqa: E402  (tools/build_failures.py)
 import notebooks  # noqa: E402  (tools/notebooks.py)
 import preexecute  # noqa: E402  (tools/preexecute.py)
 
@@ -196,8 +198,25 @@ def _on_env_before_read_docs(app, env, docnames):
         if page is not None:
             pages.append(page)
     cache = get_cache(nb_config.execution_cache_path)
-    preexecute.preexecute(pages, cache, workers, timings_file=_timings_file(app),
-                          log=logger.info)
+    done = preexecute.preexecute(pages, cache, workers, timings_file=_timings_file(app),
+                                 log=logger.info)
+    failed = [build_failures.describe(page.docname, page.notebook, page.error)
+              for page in done if page.error is not None]
+    if failed:
+        _failed_pages.extend(failed)
+        if len(_failed_pages) == len(failed):
+            # At exit: after the traceback jupyter-book prints for the first failing page.
+            atexit.register(_print_failed_pages)
+
+
+_failed_pages: list[str] = []
+_build_failed = False
+
+
+def _print_failed_pages():
+    # Only after a build that failed: a page can fail here and pass when myst-nb runs it again.
+    if _build_failed:
+        print("\n".join(build_failures.summary(sorted(_failed_pages))), file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------ notebooks
@@ -343,6 +362,8 @@ def _write_notebooks(app) -> None:
 
 
 def _on_build_finished(app, exception):
+    global _build_failed
+    _build_failed = _build_failed or exception is not None or app.statuscode != 0
     if exception is not None or app.builder.format != "html":
         return
     _copy_mathjax(Path(app.outdir))

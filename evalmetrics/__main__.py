@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shlex
 import sys
+
+from .report.data import parse_number
 
 __all__ = ["build_parser", "main"]
 
@@ -29,11 +32,21 @@ page), report.md with the figures as PNG files beside it, and report.json with e
 """
 
 
+# Integers as a person writes them: Python's int() also takes "1_0" (ten) and " 1".
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _int(text):
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(text)
+    return int(text)
+
+
 def _type(convert, check, message):
     def parse(text):
         try:
             value = convert(text)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"{message}, got {text!r}") from None
         if not check(value):
             raise argparse.ArgumentTypeError(f"{message}, got {text!r}")
@@ -42,12 +55,32 @@ def _type(convert, check, message):
     return parse
 
 
-_count = _type(int, lambda v: v >= 1, "a positive integer")
-_seed = _type(int, lambda v: v >= 0, "a non-negative integer")
-_folds = _type(int, lambda v: v >= 2, "an integer of at least 2")
-_cost = _type(float, lambda v: math.isfinite(v) and v >= 0, "a non-negative number")
-_finite = _type(float, math.isfinite, "a finite number")
-_confidence = _type(float, lambda v: 0 < v < 1, "a number strictly between 0 and 1")
+# Bounds, each with its reason in the message: 10 resamples are the fewest whose
+# percentile interval means anything, 100,000 far more than a 95 % interval needs
+# (the bootstrap's time grows with them); only the ratio of the costs matters, and
+# beyond 1e12 a total over millions of rows loses the precision that ranks thresholds.
+MAX_RESAMPLES = 100_000
+MAX_COST = 1e12
+MAX_BINS = 1000
+MAX_SCORES = 50
+MAX_FOLDS = 20
+_resamples = _type(_int, lambda v: 10 <= v <= MAX_RESAMPLES,
+                   f"an integer from 10 (fewer make no interval) to {MAX_RESAMPLES:,} (more only take longer)")
+_bins = _type(_int, lambda v: 1 <= v <= MAX_BINS, f"an integer from 1 to {MAX_BINS} (bins of the calibration error)")
+_seed = _type(_int, lambda v: 0 <= v < 2 ** 64, "a non-negative integer below 2**64")
+_folds = _type(_int, lambda v: 2 <= v <= MAX_FOLDS, f"an integer from 2 to {MAX_FOLDS}")
+_cost = _type(parse_number, lambda v: 0 <= v <= MAX_COST,
+              f"a number from 0 to {MAX_COST:g} (only the ratio of the two costs matters: rescale them)")
+_penalty = _type(parse_number, lambda v: 0 <= v <= 1e6, "a number from 0 to 1e6")
+_finite = _type(parse_number, math.isfinite, "a finite number")
+_confidence = _type(parse_number, lambda v: 0 < v < 1, "a number strictly between 0 and 1")
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line on stderr, exit status 2; --help still prints the full text."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser():
@@ -61,7 +94,7 @@ def build_parser():
     """
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="evalmetrics", description="Evaluation metrics from scratch in NumPy: honest evaluation reports.")
     parser.add_argument("--version", action="version", version=f"evalmetrics {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -97,14 +130,14 @@ def build_parser():
 
     demo = report.add_argument_group("demo only")
     demo.add_argument("--folds", type=_folds, metavar="K", help="development folds (default 5)")
-    demo.add_argument("--penalty", type=_cost, metavar="L", help="L2 penalty of the logistic regression (default 1)")
+    demo.add_argument("--penalty", type=_penalty, metavar="L", help="L2 penalty of the logistic regression (default 1)")
 
     common = report.add_argument_group("intervals and output")
-    common.add_argument("--resamples", type=_count, default=2000, metavar="B",
+    common.add_argument("--resamples", type=_resamples, default=2000, metavar="B",
                         help="bootstrap resamples (default 2000)")
     common.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     common.add_argument("--confidence", type=_confidence, default=0.95, help="interval level (default 0.95)")
-    common.add_argument("--bins", type=_count, default=10, metavar="K",
+    common.add_argument("--bins", type=_bins, default=10, metavar="K",
                         help="uniform bins of the calibration error (default 10)")
     common.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"folder of the report (default ./{DEFAULT_OUT})")
@@ -139,6 +172,9 @@ def _check(parser, args):
             parser.error("--label COLUMN is required with a CSV file")
         if not args.score:
             parser.error("at least one --score COLUMN is required with a CSV file")
+        if len(args.score) > MAX_SCORES:
+            parser.error(f"{len(args.score)} --score columns; at most {MAX_SCORES}, since every pair of them "
+                         "is compared (split them over several reports)")
         if len(args.delimiter) != 1:
             parser.error(f"--delimiter must be one character, got {args.delimiter!r}")
         if args.validation and args.threshold is not None:
@@ -174,6 +210,7 @@ def main(argv=None):
     2
     """
     from .report.data import ReportError
+    from .report.output import Interrupted
 
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     parser = build_parser()
@@ -209,8 +246,11 @@ def main(argv=None):
     except ReportError as error:
         print(f"evalmetrics report: error: {error}", file=sys.stderr)
         return 2
+    except Interrupted:
+        print(f"evalmetrics report: interrupted, after the report was written to {args.out}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print("evalmetrics report: interrupted; nothing written", file=sys.stderr)
+        print("evalmetrics report: interrupted; no report written, the folders are as they were", file=sys.stderr)
         return 130
     print(text)
     return 0

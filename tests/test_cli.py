@@ -27,6 +27,7 @@ from sklearn import metrics as skm
 
 import evalmetrics as em
 from evalmetrics.__main__ import main
+from evalmetrics.report.output import MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL = 1e-12
@@ -95,6 +96,8 @@ BAD_INPUT = {
                              "column 'h' (--group) not found"),
     "non-numeric score": (rows(score=lambda i: "high" if i == 4 else "0.5"), ["--label", "y", "--score", "p"],
                           "line 6: score column 'p' has the non-numeric value 'high'"),
+    "score with an underscore": (rows(score=lambda i: "1_0" if i == 2 else "0.5"), ["--label", "y", "--score", "p"],
+                                 "line 4: score column 'p' has the non-numeric value '1_0'"),
     "missing score value": (rows(score=lambda i: "" if i in (3, 8) else "0.5"), ["--label", "y", "--score", "p"],
                             "score column 'p' has 2 missing value(s), the first on line 5"),
     "NA score": (rows(score=lambda i: "NA" if i == 9 else "0.5"), ["--label", "y", "--score", "p"],
@@ -172,8 +175,21 @@ def test_out_is_an_existing_file(good_csv, folder, capsys):
     (["report", "x.csv", "--label", "y", "--score", "p", "--folds", "3"], "options for --demo only: --folds"),
     (["report", "x.csv", "--score", "p"], "--label COLUMN is required"),
     (["report", "x.csv", "--label", "y"], "at least one --score"),
-    (["report", "--demo", "breast-cancer", "--resamples", "0"], "a positive integer"),
-    (["report", "--demo", "breast-cancer", "--false-negative-cost", "-1"], "a non-negative number"),
+    (["report", "--demo", "breast-cancer", "--resamples", "0"], "an integer from 10 (fewer make no interval)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "1"], "an integer from 10 (fewer make no interval)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "1_0"], "got '1_0'"),
+    (["report", "--demo", "breast-cancer", "--resamples", str(10 ** 12)], "to 100,000 (more only take longer)"),
+    (["report", "--demo", "breast-cancer", "--resamples", "2.5"], "got '2.5'"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "-1"], "a number from 0 to 1e+12"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "1e308"], "only the ratio of the two costs"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "1_0"], "got '1_0'"),
+    (["report", "--demo", "breast-cancer", "--false-negative-cost", "nan"], "got 'nan'"),
+    (["report", "--demo", "breast-cancer", "--seed", "-1"], "a non-negative integer"),
+    (["report", "--demo", "breast-cancer", "--bins", "100000"], "an integer from 1 to 1000"),
+    (["report", "--demo", "breast-cancer", "--folds", "500"], "an integer from 2 to 20"),
+    (["report", "--demo", "breast-cancer", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+    (["report", "x.csv", "--label", "y", "--threshold", "1_0", "--score", "p"], "got '1_0'"),
+    (["report", "x.csv", "--label", "y"] + ["--score", "p"] * 51, "51 --score columns; at most 50"),
     (["report", "--demo", "breast-cancer", "--false-positive-cost", "0", "--false-negative-cost", "0"],
      "cannot both be 0"),
     (["report", "--demo", "lung-cancer"], "invalid choice"),
@@ -184,6 +200,7 @@ def test_out_is_an_existing_file(good_csv, folder, capsys):
 def test_usage_errors_exit_2(arguments, message, folder, capsys):
     status, out, err = run(arguments, capsys)
     assert status == 2 and out == "" and message in err
+    assert err.count("\n") == 1 and "usage:" not in err  # one line, not argparse's usage block
     assert list(folder.iterdir()) == []
 
 
@@ -256,7 +273,7 @@ def test_csv_report_intervals_resample_whole_groups(grouped_run):
 def test_csv_report_files(grouped_run):
     _, out, _, numbers, where = grouped_run
     assert sorted(p.name for p in where.iterdir()) == [
-        "costs.png", "curves.png", "reliability.png", "report.html", "report.json", "report.md"]
+        MARKER, "costs.png", "curves.png", "reliability.png", "report.html", "report.json", "report.md"]
     assert not [p for p in where.parent.iterdir() if p.name.startswith(".")]  # no temporary folder left
     markdown = (where / "report.md").read_text()
     page = (where / "report.html").read_text()
@@ -291,7 +308,7 @@ def test_csv_report_with_validation_and_wilson_intervals(folder, capsys):
     low, high = stats.binomtest(c.tp, c.tp + c.fn).proportion_ci(method="wilson")
     assert column["recall"]["method"] == "Wilson"
     assert abs(column["recall"]["low"] - low) <= TOL and abs(column["recall"]["high"] - high) <= TOL
-    assert sorted(p.name for p in (folder / "figs").iterdir()) == ["costs.png", "curves.png", "reliability.png"]
+    assert sorted(p.name for p in (folder / "figs").iterdir()) == [MARKER, "costs.png", "curves.png", "reliability.png"]
     assert "](../figs/curves.png)" in (folder / "report" / "report.md").read_text()
 
 
@@ -304,17 +321,29 @@ def test_scores_that_are_not_probabilities(folder, capsys):
                           "--resamples", "50"], capsys)
     assert status == 0 and "not probabilities" in out and "calibration section" in out
     assert sorted(p.name for p in (folder / "evalmetrics-report").iterdir()) == [
-        "curves.png", "report.html", "report.json", "report.md"]
+        MARKER, "curves.png", "report.html", "report.json", "report.md"]
 
 
 def test_a_second_run_replaces_the_report(good_csv, folder, capsys):
     arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
                  "model_a", "--resamples", "30", "--out", "out"]
     assert run(arguments, capsys)[0] == 0
-    (folder / "out" / "keep.txt").write_text("mine")
     assert run(arguments + ["--threshold", "0.3"], capsys)[0] == 0
     assert '"threshold": 0.3' in (folder / "out" / "report.json").read_text()
+    assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]  # no temporary folder left
+
+
+def test_a_file_of_the_user_beside_a_report_stops_the_next_one(good_csv, folder, capsys):
+    arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
+                 "model_a", "--resamples", "30", "--out", "out"]
+    assert run(arguments, capsys)[0] == 0
+    (folder / "out" / "keep.txt").write_text("mine")
+    before = (folder / "out" / "report.json").read_bytes()
+    status, out, err = run(arguments + ["--threshold", "0.3"], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "holds 'keep.txt', which no evalmetrics report wrote" in err
     assert (folder / "out" / "keep.txt").read_text() == "mine"
+    assert (folder / "out" / "report.json").read_bytes() == before
 
 
 # ---------------------------------------------------------------------------
@@ -324,7 +353,8 @@ def test_a_second_run_replaces_the_report(good_csv, folder, capsys):
 def test_demo_numbers_are_run_screenings(folder, capsys):
     status, out, err = run(["report", "--demo", "breast-cancer", "--resamples", "200", "--out", "demo",
                             "--figures", "figures"], capsys)
-    assert status == 0 and err == ""
+    # Off a terminal the only thing on stderr may be a progress line every few seconds.
+    assert status == 0 and all(line.startswith("progress: ") for line in err.splitlines())
     from evalmetrics.handbook import run_screening
 
     result = run_screening(seed=0, folds=5, penalty=1.0, false_positive_cost=1.0, false_negative_cost=20.0,
@@ -347,8 +377,8 @@ def test_demo_numbers_are_run_screenings(folder, capsys):
     assert f"{logistic.test_auc.estimate:.4f} ({logistic.test_auc.interval.low:.4f}" in out
     assert f"{logistic.chosen_threshold:.4g}: {logistic.point('chosen').cost:g}" in out
     assert sorted(p.name for p in (folder / "figures").iterdir()) == [
-        "screening-bootstrap.png", "screening-costs.png", "screening-reliability.png"]
-    assert sorted(p.name for p in (folder / "demo").iterdir()) == ["report.html", "report.json", "report.md"]
+        MARKER, "screening-bootstrap.png", "screening-costs.png", "screening-reliability.png"]
+    assert sorted(p.name for p in (folder / "demo").iterdir()) == [MARKER, "report.html", "report.json", "report.md"]
 
 
 BLOCK_OPTIONAL = """
@@ -374,7 +404,7 @@ def test_numpy_only_install(good_csv, folder):
     assert csv_run.returncode == 0, csv_run.stderr
     assert "No figures: matplotlib is not installed" in csv_run.stdout
     assert sorted(p.name for p in (folder / "evalmetrics-report").iterdir()) == [
-        "report.html", "report.json", "report.md"]
+        MARKER, "report.html", "report.json", "report.md"]
     demo_run = subprocess.run([sys.executable, "-c", BLOCK_OPTIONAL, "report", "--demo", "breast-cancer",
                                "--out", "demo"], capture_output=True, text=True)
     assert demo_run.returncode == 2

@@ -151,15 +151,6 @@ def test_bad_engine_is_refused():
                                 engine=_bootstrap_auc.auc_engine)
 
 
-def test_the_report_auc_takes_the_engine(engine_calls):
-    from evalmetrics.report.model import _auc
-
-    y, a, _ = tied_scores(11)
-    through = em.bootstrap_interval(_auc, y == 1, a, n_resamples=100, seed=2)
-    assert len(engine_calls) == 1
-    assert_identical(through, em.bootstrap_interval(em.roc_auc, y, a, n_resamples=100, seed=2))
-
-
 # ---------------------------------------------------------------------------
 # one count, one Brier score, one normal distribution function
 # ---------------------------------------------------------------------------
@@ -442,22 +433,3 @@ def test_integer_scores_beyond_2_53_keep_their_order(seed):
     difference = em.delong_test(y, scores, -scores).difference
     assert difference == pytest.approx(exact - (1.0 - exact), abs=1e-15)
 
-
-def test_the_report_takes_the_engine_for_the_auc_and_its_difference(engine_calls):
-    import io
-
-    from evalmetrics.report import build_report, dataset_from_arrays
-    from evalmetrics.report.model import bootstrap_runs
-    from evalmetrics.report.progress import ProgressBar
-
-    y, a, b = tied_scores(14, n=150)
-    data = dataset_from_arrays(y, {"a": a, "b": b})
-    bar = ProgressBar(bootstrap_runs(data) * 41, stream=io.StringIO(), enabled=False)
-    report = build_report(data, resamples=40, seed=3, progress=bar)
-    # One engine per column's AUC interval and one for the paired AUC difference,
-    # although the report counts every metric call for its progress bar.
-    assert len(engine_calls) == 3
-    assert bar.done == bar.total  # the bar still completes
-    expected = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=40, seed=3)
-    auc = report.columns[0].auc
-    assert (auc.value, auc.low, auc.high) == (expected.estimate, *expected.interval)

@@ -35,8 +35,6 @@ from evalmetrics.report.commands import to_json
 from evalmetrics.report.content import report_document, report_summary, text_table
 from evalmetrics.report.document import Bullets, Document, Figure, Paragraph, Section, Table
 from evalmetrics.report.figures import report_figures
-from evalmetrics.report.model import bootstrap_runs
-from evalmetrics.report.output import publish
 from evalmetrics.report.progress import ProgressBar
 from evalmetrics.worked_example import twelve_units
 
@@ -349,22 +347,36 @@ def test_progress_bar_reaches_its_total():
     units = twelve_units()
     data = dataset_from_arrays(units.y_true, {"a": units.y_score, "b": units.y_score[::-1]})
     stream = io.StringIO()
-    bar = ProgressBar(bootstrap_runs(data) * 21, stream=stream, enabled=True, interval=0)
+    bar = ProgressBar(20, stream=stream, enabled=True, interval=0)
     build_report(data, resamples=20, progress=bar)
-    assert bar.done == bar.total == 18 * 21  # 3 + 2 + 1 per column, 2 x (2 + 1) for the pair
-    assert "] 100%" in stream.getvalue() and "b, AUC" in stream.getvalue()
+    assert bar.done == bar.total == 20  # one step per resample, every number of both columns at once
+    assert "] 100%" in stream.getvalue() and "bootstrap [" in stream.getvalue()
 
 
-def test_progress_bar_is_silent_off_a_terminal():
-    class Pipe(io.StringIO):
-        def isatty(self):
-            return False
+class Pipe(io.StringIO):
+    def isatty(self):
+        return False
 
+
+def test_progress_bar_is_silent_off_a_terminal_for_a_short_run():
     stream = Pipe()
     with ProgressBar(10, stream=stream, interval=0) as bar:
         bar.describe("working")
         bar.update(10)
     assert stream.getvalue() == ""
+
+
+def test_progress_bar_writes_plain_lines_off_a_terminal():
+    stream = Pipe()
+    with ProgressBar(4, stream=stream, interval=0, line_interval=0) as bar:
+        bar.describe("bootstrap")
+        bar.update(1)
+        bar.update(3)
+    lines = stream.getvalue().splitlines()
+    assert "\r" not in stream.getvalue()
+    assert lines[0] == "progress: bootstrap 0% (0 of 4), 0 s"
+    assert lines[1].startswith("progress: bootstrap 25% (1 of 4)")
+    assert lines[-1].startswith("progress: bootstrap 100% (4 of 4)") and len(lines) == 3
 
 
 def test_progress_bar_draws_on_a_terminal_and_erases_itself():
@@ -433,33 +445,6 @@ def test_to_json_keeps_numbers_and_drops_arrays(tied_report):
     assert "data" not in numbers
     assert json.loads(to_json(Estimate(math.nan, 0.0, math.inf, "x"))) == {
         "value": None, "low": 0.0, "high": "inf", "method": "x"}
-
-
-def test_publish_replaces_its_own_files_and_keeps_others(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "notes.txt").write_text("mine")
-    (out / "report.md").write_text("old")
-    publish({out: {"report.md": b"new"}})
-    assert (out / "notes.txt").read_text() == "mine" and (out / "report.md").read_text() == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no temporary folder left
-
-
-def test_publish_failure_leaves_nothing(tmp_path):
-    out = tmp_path / "out"
-    with pytest.raises(TypeError):
-        publish({out: {"report.md": b"fine", "report.html": "not bytes"}})
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_publish_failure_keeps_an_existing_report_intact(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    (out / "report.md").write_text("old")
-    with pytest.raises(TypeError):
-        publish({out: {"report.md": b"new", "report.html": None}})
-    assert (out / "report.md").read_text() == "old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_png_figures_are_pngs(tied_report):

@@ -3,6 +3,7 @@
 =====================  ======================================================
 ``data``               CSV reading with the standard library, one-line errors
 ``model``              the report's numbers: :func:`build_report`
+``resampling``         every bootstrapped number from one sort per score column
 ``results``            the dataclasses that hold them
 ``checks``             the plain-language warnings
 ``content``            what the report says, as a :class:`Document`
@@ -10,7 +11,7 @@
 ``figures``            ROC, precision-recall, reliability and cost figures
 ``demo``               the screening demo rendered from :func:`~evalmetrics.handbook.run_screening`
 ``commands``           both commands end to end
-``output``             writing all files at once, or none
+``output``             a report folder: never over a user's file, one rename
 ``progress``           a dependency-free progress bar on stderr
 =====================  ======================================================
 

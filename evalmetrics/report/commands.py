@@ -130,16 +130,16 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
     ...                       out=os.path.join(folder, "out"), resamples=100, progress=False)
     ...     files = sorted(os.listdir(os.path.join(folder, "out")))
     >>> files
-    ['curves.png', 'reliability.png', 'report.html', 'report.json', 'report.md']
+    ['.evalmetrics-report', 'curves.png', 'reliability.png', 'report.html', 'report.json', 'report.md']
     """
     from .content import report_document, report_summary
     from .figures import matplotlib_available, report_figures
-    from .model import bootstrap_runs, build_report
+    from .model import build_report
     from .output import check_target, publish
 
-    check_target(out, "--out")
+    existed = {out: check_target(out, "--out")}
     if figures_dir is not None:
-        check_target(figures_dir, "--figures")
+        existed[figures_dir] = check_target(figures_dir, "--figures")
     data = read_dataset(path, label=label, scores=scores, pos_label=pos_label, group=group, delimiter=delimiter)
     checked = None
     if validation is not None:
@@ -148,7 +148,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
             raise ReportError(f"{validation}: the positive class is {checked.positive!r}, "
                               f"but {data.positive!r} in {path}")
     plotting = matplotlib_available()
-    bar = _progress(bootstrap_runs(data) * (resamples + 1)) if progress else None
+    bar = _progress(resamples) if progress else None
     try:
         report = build_report(data, validation=checked, threshold=threshold,
                               false_positive_cost=false_positive_cost, false_negative_cost=false_negative_cost,
@@ -168,7 +168,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
                           "scores": list(data.score_names), "group": data.group},
                "prevalence": report.prevalence, "baseline_accuracy": report.baseline_accuracy,
                **_plain(report)}
-    publish(_files(document, to_json(numbers), out, figures_dir))
+    publish(_files(document, to_json(numbers), out, figures_dir), existed=existed)
     return report_summary(report, written=_written_line(out, figures_dir, len(figures)))
 
 
@@ -206,9 +206,9 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
 
     if name != "breast-cancer":
         raise ReportError(f"unknown demo {name!r}; the only demo is 'breast-cancer'")
-    check_target(out, "--out")
+    existed = {out: check_target(out, "--out")}
     if figures_dir is not None:
-        check_target(figures_dir, "--figures")
+        existed[figures_dir] = check_target(figures_dir, "--figures")
     try:
         import sklearn  # noqa: F401
     except ImportError:
@@ -231,5 +231,5 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
         if bar is not None:
             bar.close()
     document = demo_document(result, command=command, figures=figures)
-    publish(_files(document, to_json(result), out, figures_dir))
+    publish(_files(document, to_json(result), out, figures_dir), existed=existed)
     return demo_summary(result, written=_written_line(out, figures_dir, len(figures)))

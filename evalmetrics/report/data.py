@@ -16,12 +16,13 @@ import csv
 import difflib
 import hashlib
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["Dataset", "ReportError", "read_dataset"]
+__all__ = ["Dataset", "ReportError", "parse_number", "read_dataset"]
 
 #: Cells read as "no value" in a score column (compared in lower case).
 MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
@@ -29,6 +30,29 @@ MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-"})
 LABEL_MISSING = frozenset({"", "na", "n/a", "nan", "null"})
 #: Label pairs whose positive class needs no --pos-label (lower case).
 _TRUE_WORDS = {"true": True, "false": False}
+
+
+# A decimal number as people write it.  Python's float() also takes "1_0" (ten),
+# which in a CSV file or on a command line is a typo, not a number.
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_INFINITE = frozenset({"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"})
+
+
+def parse_number(text):
+    """The float a decimal number spells (infinities included); ValueError for anything else.
+
+    Examples
+    --------
+    >>> parse_number("0.25"), parse_number("-1e3")
+    (0.25, -1000.0)
+    >>> parse_number("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a decimal number: '1_0'
+    """
+    if _DECIMAL.fullmatch(text) or text.lower() in _INFINITE:
+        return float(text)
+    raise ValueError(f"not a decimal number: {text!r}")
 
 
 class ReportError(ValueError):
@@ -104,7 +128,7 @@ def _read_rows(path, delimiter):
     header, rows, lines = None, [], []
     try:
         for row in reader:
-            if not row or all(not cell.strip() for cell in row):
+            if not "".join(row).strip():
                 continue
             if header is None:
                 header = [cell.strip() for cell in row]
@@ -149,7 +173,22 @@ def _missing_message(path, kind, name, missing, lines):
             "remove or fill those rows")
 
 
+def _plain_scores(cells):
+    """The scores when every cell is a plain finite number (the common case, at C speed), else None."""
+    if "_" in "".join(cells):
+        return None  # float() reads "1_0" as ten; the careful loop below refuses it
+    try:
+        values = np.array(cells, dtype=np.float64)
+    except ValueError:
+        return None
+    # NaN and infinities (also spelt "nan", "inf", "infinity") get the loop's messages.
+    return values if np.isfinite(values).all() else None
+
+
 def _scores(cells, lines, name, path):
+    values = _plain_scores(cells)
+    if values is not None:
+        return values
     values = np.empty(len(cells))
     missing = []
     for i, cell in enumerate(cells):
@@ -158,7 +197,7 @@ def _scores(cells, lines, name, path):
             missing.append(i)
             continue
         try:
-            value = float(text)
+            value = parse_number(text)
         except ValueError:
             raise ReportError(
                 f"{path} line {lines[i]}: score column {name!r} has the non-numeric value {text!r}") from None
@@ -172,7 +211,7 @@ def _scores(cells, lines, name, path):
 
 def _as_number(text):
     try:
-        value = float(text)
+        value = parse_number(text)
     except ValueError:
         return None
     return value if math.isfinite(value) else None

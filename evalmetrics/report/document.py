@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+import urllib.parse
 from dataclasses import dataclass, field
 
 __all__ = ["Bullets", "Document", "Figure", "Paragraph", "Section", "Table", "render_html",
@@ -82,18 +83,65 @@ class Document:
 # Markdown
 # ---------------------------------------------------------------------------
 
-def _md_cell(text):
-    return str(text).replace("|", "\\|").replace("\n", " ")
+# The two inline marks both renderings understand.
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+# Backslash-escaped, these characters stand for themselves in CommonMark and GFM, so
+# no tag, link, image, entity, emphasis, code span or table cell can start from them.
+# (Any ASCII punctuation may be escaped; these are the ones that open something, kept
+# few so that the Markdown stays readable as text.)
+_MD_PUNCTUATION = re.compile(r"([\\`*_\[\]<>&|~!#])")
+
+
+def _md_plain(text):
+    return _MD_PUNCTUATION.sub(r"\\\1", text)
+
+
+def _md_code(text, in_table):
+    # A code span shows its content literally (no escapes work inside it); only a
+    # table's cell separator must still be escaped, which GFM allows in code too.
+    # The document's marks never put a backtick inside a code span.
+    if in_table:
+        text = text.replace("|", "\\|")
+    padded = f" {text} " if text.startswith((" ", "`")) or text.endswith((" ", "`")) else text
+    return f"`{padded}`"
+
+
+def _md_inline(text, in_table=False):
+    """Markdown of a text with `code` and **bold** marks: every other character stands for itself.
+
+    The same marks as :func:`_inline` turns into HTML; everything else,
+    user strings included, is escaped, so the Markdown cannot hold a tag,
+    a link or an image the report did not put there itself.
+    """
+    text = " ".join(str(text).split("\n"))
+    out = []
+    for number, part in enumerate(_CODE.split(text)):
+        if number % 2:
+            out.append(_md_code(part, in_table))
+            continue
+        for inner, piece in enumerate(_BOLD.split(part)):
+            out.append(f"**{_md_plain(piece)}**" if inner % 2 else _md_plain(piece))
+    return "".join(out)
 
 
 def _md_table(table):
     align = table.align or ("l",) * len(table.header)
     rule = ["---:" if a == "r" else ":---" for a in align]
-    lines = ["| " + " | ".join(_md_cell(h) for h in table.header) + " |", "| " + " | ".join(rule) + " |"]
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+    lines = ["| " + " | ".join(_md_inline(h, True) for h in table.header) + " |",
+             "| " + " | ".join(rule) + " |"]
+    lines += ["| " + " | ".join(_md_inline(c, True) for c in row) + " |" for row in table.rows]
     if table.caption:
-        lines = [f"*{table.caption}*", ""] + lines
+        lines = [f"*{_md_inline(table.caption)}*", ""] + lines
     return "\n".join(lines)
+
+
+def _md_link_target(path):
+    # Percent-encoded: no space, parenthesis or colon left, so a folder named
+    # "javascript:x" stays a relative path and cannot end the link early.
+    return urllib.parse.quote(path, safe="/")
 
 
 def render_markdown(document, *, figure_path=None):
@@ -126,23 +174,24 @@ def render_markdown(document, *, figure_path=None):
     <BLANKLINE>
     """
     path = figure_path or (lambda name: name)
-    parts = [f"# {document.title}"]
+    parts = [f"# {_md_inline(document.title)}"]
     if document.intro:
-        parts.append(document.intro)
+        parts.append(_md_inline(document.intro))
     if document.facts:
         parts.append(_md_table(Table(("how this report was produced", "details"), document.facts)))
     for section in document.sections:
-        parts.append(f"## {section.title}")
+        parts.append(f"## {_md_inline(section.title)}")
         for block in section.blocks:
             if isinstance(block, Paragraph):
-                parts.append(block.text)
+                parts.append(_md_inline(block.text))
             elif isinstance(block, Table):
                 parts.append(_md_table(block))
             elif isinstance(block, Bullets):
                 marker = "- **Warning:** " if block.warning else "- "
-                parts.append("\n".join(marker + item for item in block.items))
+                parts.append("\n".join(marker + _md_inline(item) for item in block.items))
             elif isinstance(block, Figure):
-                parts.append(f"![{block.caption}]({path(block.name)})\n\n*{block.caption}*")
+                caption = _md_inline(block.caption)
+                parts.append(f"![{caption}]({_md_link_target(path(block.name))})\n\n*{caption}*")
     return "\n\n".join(parts) + "\n"
 
 
@@ -167,8 +216,6 @@ figure { margin: 1.2rem 0; } figure img { max-width: 100%; height: auto; }
 figcaption { font-style: italic; color: #444; }
 """
 
-_CODE = re.compile(r"`([^`]+)`")
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 def _inline(text):

@@ -9,7 +9,8 @@ probabilities) as probabilities, each with a confidence interval:
   Wilson's binomial model assumes independent rows;
 * F1, balanced accuracy, MCC, the AUC, average precision and the Brier
   score get percentile bootstrap intervals (rows, or whole groups), all
-  drawn from the same resamples (one seed);
+  drawn from the same resamples (one seed) and computed from one sort per
+  column (:mod:`evalmetrics.report.resampling`);
 * the AUC also gets DeLong's interval (logit scale, :mod:`evalmetrics.delong`);
 * every pair of score columns gets paired differences of the AUC (bootstrap
   and DeLong), the AP and the Brier score.
@@ -22,29 +23,23 @@ are left out and counted.  The plain-language warnings are collected by
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
-import math
 import warnings
 
 import numpy as np
 
 from .. import arrays
 from ..arrays import UndefinedMetricWarning
-from .._kernels.brier import brier
 from ..calibration import binned_brier_decomposition, expected_calibration_error
 from ..costs import bayes_threshold, best_threshold
 from ..counts import _binary_counts_from_masks
-from .._kernels.auc import roc_auc as _roc_auc
-from .._kernels.bootstrap_auc import auc_engine
-from ..curves import _average_precision, _threshold_table
 from ..delong import delong_interval, delong_test
-from ..intervals import bootstrap_difference, bootstrap_interval, wilson_interval
-from ..rates import balanced_accuracy, f1, matthews_correlation
+from ..intervals import wilson_interval
 from .data import Dataset, ReportError
+from .resampling import ReportBootstrap
 from .results import UNDEFINED, ColumnReport, CostPoint, Estimate, PairedDifference, Report, ReportSetup
 
-__all__ = ["bootstrap_runs", "build_report", "dataset_from_arrays"]
+__all__ = ["build_report", "dataset_from_arrays"]
 
 
 def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="arrays"):
@@ -92,22 +87,8 @@ def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="ar
                    group=None if groups is None else "groups", groups=groups)
 
 
-# ---------------------------------------------------------------------------
-# metrics as closures on (y, s): what the bootstrap recomputes on each resample
-# ---------------------------------------------------------------------------
-
 def _counts(y, s, threshold):
     return _binary_counts_from_masks(y, s >= threshold)
-
-
-def _at_threshold(threshold, compute):
-    def metric(y, s):
-        c = _counts(y, s, threshold)
-        # A resample without one of the classes says nothing about a rate of both.
-        if c.positives == 0 or c.negatives == 0:
-            return math.nan
-        return compute(c)
-    return metric
 
 
 _PROPORTIONS = {  # name: (successes, trials) of the counts
@@ -116,84 +97,10 @@ _PROPORTIONS = {  # name: (successes, trials) of the counts
     "recall": lambda c: (c.tp, c.positives),
     "specificity": lambda c: (c.tn, c.negatives),
 }
-_OTHERS = {
-    "f1": lambda c: f1(c, zero_division=math.nan),
-    "balanced_accuracy": lambda c: balanced_accuracy(c, zero_division=math.nan),
-    "mcc": lambda c: matthews_correlation(c),
-}
 
 
-def _proportion(name):
-    def compute(c):
-        successes, trials = _PROPORTIONS[name](c)
-        return successes / trials if trials else math.nan
-    return compute
-
-
-def _auc(y, s):
-    return _roc_auc(y, s)
-
-
-# The sort-once bootstrap of the AUC, which the bootstrap finds on the metric.
-_auc.bootstrap_engine = auc_engine
-
-
-def _ap(y, s):
-    return _average_precision(_threshold_table(y, s))
-
-
-def _brier_of(y, p):
-    return brier(y, p)
-
-
-class _Bootstrap:
-    """Runs every bootstrap of a report on the same resamples, advancing a progress bar."""
-
-    def __init__(self, y, groups, resamples, seed, confidence, progress, name=""):
-        self.name = name
-        self.y, self.groups, self.resamples, self.seed = y, groups, resamples, seed
-        self.confidence, self.progress = confidence, progress
-        self.method = "bootstrap" if groups is None else "group bootstrap"
-        self.skipped = 0
-
-    def _counted(self, metric):
-        if self.progress is None:
-            return metric
-
-        # wraps keeps the metric's bootstrap_engine: the bar is then completed after the run.
-        @functools.wraps(metric)
-        def counted(*columns):
-            self.progress.update(1)
-            return metric(*columns)
-        return counted
-
-    def _run(self, function, label, metric, *columns, calls=1):
-        done = self.progress.done if self.progress is not None else 0
-        if self.progress is not None:
-            self.progress.describe(f"{self.name}, {label}")
-        options = dict(n_resamples=self.resamples, confidence=self.confidence, groups=self.groups,
-                       seed=self.seed)
-        try:
-            result = function(self._counted(metric), self.y, *columns, **options)
-        except ValueError as error:
-            # Undefined on the data themselves, or on all but one resample.
-            if "undefined" not in str(error):
-                raise
-            estimate = UNDEFINED
-        else:
-            self.skipped = max(self.skipped, result.n_skipped)
-            estimate = Estimate(result.estimate, result.interval.low, result.interval.high, self.method)
-        if self.progress is not None:
-            # Whatever the bootstrap did inside, this run's share of the bar is complete.
-            self.progress.update(max(0, done + calls * (self.resamples + 1) - self.progress.done))
-        return estimate
-
-    def interval(self, label, metric, s):
-        return self._run(bootstrap_interval, label, metric, s)
-
-    def difference(self, label, metric, a, b):
-        # bootstrap_difference calls the metric twice per resample, once per column.
-        return self._run(bootstrap_difference, label, metric, a, b, calls=2)
+def _probabilities(s):
+    return bool(s.min() >= 0.0 and s.max() <= 1.0)
 
 
 def _quiet_delong(function, *arguments, confidence):
@@ -244,61 +151,47 @@ def _cost_points(y, s, threshold, setup):
     return tuple(points)
 
 
-def _column(name, y, s, setup, validation, boot):
-    threshold, rule = _threshold(name, y, s, setup, validation)
+def _column(number, name, y, s, threshold, rule, setup, boot, grouped):
     counts = _counts(y, s, threshold)
     estimates = {}
+    resampled = ["f1", "balanced_accuracy", "mcc", "auc", "average_precision"]
     for metric, proportion in _PROPORTIONS.items():
-        if boot.groups is None:
-            estimates[metric] = _wilson(*proportion(counts), setup.confidence)
+        if grouped:
+            # Wilson's binomial model assumes independent rows; groups are resampled whole instead.
+            estimates[metric] = boot.estimate(number, metric)
+            resampled.append(metric)
         else:
-            estimates[metric] = boot.interval(metric, _at_threshold(threshold, _proportion(metric)), s)
-    for metric, compute in _OTHERS.items():
-        estimates[metric] = boot.interval(metric.replace("_", " "), _at_threshold(threshold, compute), s)
+            estimates[metric] = _wilson(*proportion(counts), setup.confidence)
+    for metric in ("f1", "balanced_accuracy", "mcc"):
+        estimates[metric] = boot.estimate(number, metric)
     delong = _quiet_delong(delong_interval, y, s, confidence=setup.confidence)
-    probabilities = bool(s.min() >= 0.0 and s.max() <= 1.0)
+    probabilities = _probabilities(s)
+    if probabilities:
+        resampled.append("brier")
     return ColumnReport(
         name=name, n_distinct=len(np.unique(s)), minimum=float(s.min()), maximum=float(s.max()),
         tied_pairs=_tied_pairs(y, s), threshold=float(threshold), threshold_rule=rule, counts=counts,
         **estimates,
-        auc=boot.interval("AUC", _auc, s),
+        auc=boot.estimate(number, "auc"),
         auc_delong=Estimate(delong.estimate, *delong.interval, "DeLong, logit scale"),
-        average_precision=boot.interval("AP", _ap, s),
-        brier=boot.interval("Brier", _brier_of, s) if probabilities else None,
+        average_precision=boot.estimate(number, "average_precision"),
+        brier=boot.estimate(number, "brier") if probabilities else None,
         brier_decomposition=binned_brier_decomposition(y, s, n_bins=setup.n_bins) if probabilities else None,
         ece=expected_calibration_error(y, s, n_bins=setup.n_bins) if probabilities else None,
         costs=_cost_points(y, s, threshold, setup) if setup.costs else (),
-        skipped=boot.skipped,
+        skipped=boot.skipped(number, resampled),
     )
 
 
-def _pair(first, second, y, a, b, setup, boot):
+def _pair(i, j, names, y, a, b, setup, boot):
+    first, second = names[i], names[j]
     delong = _quiet_delong(delong_test, y, a, b, confidence=setup.confidence)
-    out = [PairedDifference(first, second, "AUC", boot.difference("AUC", _auc, a, b),
+    out = [PairedDifference(first, second, "AUC", boot.difference(i, j, "auc"),
                             Estimate(delong.difference, *delong.interval, "DeLong"), delong.p_value),
-           PairedDifference(first, second, "average precision", boot.difference("AP", _ap, a, b))]
-    if min(a.min(), b.min()) >= 0.0 and max(a.max(), b.max()) <= 1.0:
-        out.append(PairedDifference(first, second, "Brier score", boot.difference("Brier", _brier_of, a, b)))
+           PairedDifference(first, second, "average precision", boot.difference(i, j, "average_precision"))]
+    if _probabilities(a) and _probabilities(b):
+        out.append(PairedDifference(first, second, "Brier score", boot.difference(i, j, "brier")))
     return out
-
-
-def bootstrap_runs(data):
-    """Metric evaluations per resample that :func:`build_report` makes on ``data`` (sizes a progress bar).
-
-    One per bootstrapped metric of each column, two per paired difference.
-
-    Examples
-    --------
-    >>> from evalmetrics.worked_example import twelve_units
-    >>> units = twelve_units()
-    >>> bootstrap_runs(dataset_from_arrays(units.y_true, {"a": units.y_score, "b": units.y_score}))
-    18
-    """
-    per_column = 3 + 2 + (4 if data.groups is not None else 0)
-    runs = sum(per_column + bool(s.min() >= 0 and s.max() <= 1) for s in data.score_values)
-    for a, b in itertools.combinations(data.score_values, 2):
-        runs += 2 * (2 + bool(min(a.min(), b.min()) >= 0 and max(a.max(), b.max()) <= 1))
-    return runs
 
 
 def build_report(data, *, validation=None, threshold=None, false_positive_cost=None, false_negative_cost=None,
@@ -323,8 +216,7 @@ def build_report(data, *, validation=None, threshold=None, false_positive_cost=N
     n_bins : int, default 10
         Uniform bins of the expected calibration error.
     progress : ProgressBar, optional
-        Advanced once per metric evaluation; its total should be
-        ``bootstrap_runs(data) * (resamples + 1)``.
+        Advanced once per resample; its total should be ``resamples``.
 
     Returns
     -------
@@ -358,16 +250,18 @@ def build_report(data, *, validation=None, threshold=None, false_positive_cost=N
         missing = [name for name in data.score_names if name not in validation.score_names]
         if missing:
             raise ReportError(f"the validation data lack the score column(s) {missing}")
-    y = data.y_true
-    columns = []
-    for name, s in zip(data.score_names, data.score_values):
-        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress, name)
-        columns.append(_column(name, y, s, setup, validation, boot))
+    y, names, scores = data.y_true, data.score_names, data.score_values
+    thresholds = [_threshold(name, y, s, setup, validation) for name, s in zip(names, scores)]
+    if progress is not None:
+        progress.describe("bootstrap")
+    boot = ReportBootstrap(y, data.groups, scores, [t for t, _ in thresholds], [_probabilities(s) for s in scores],
+                           resamples=setup.resamples, seed=setup.seed, confidence=setup.confidence,
+                           progress=progress)
+    columns = [_column(k, name, y, s, threshold, rule, setup, boot, data.groups is not None)
+               for k, (name, s, (threshold, rule)) in enumerate(zip(names, scores, thresholds))]
     differences = []
-    for (first, a), (second, b) in itertools.combinations(zip(data.score_names, data.score_values), 2):
-        boot = _Bootstrap(y, data.groups, setup.resamples, setup.seed, setup.confidence, progress,
-                          f"{first} - {second}")
-        differences.extend(_pair(first, second, y, a, b, setup, boot))
+    for i, j in itertools.combinations(range(len(names)), 2):
+        differences.extend(_pair(i, j, names, y, scores[i], scores[j], setup, boot))
     from .checks import report_warnings
 
     positives = int(y.sum())

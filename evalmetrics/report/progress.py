@@ -1,9 +1,10 @@
-"""A one-line progress bar on stderr, drawn only when stderr is a terminal.
+"""A progress bar on stderr: redrawn in place on a terminal, a line every few seconds elsewhere.
 
 The package has no hard dependency beyond numpy, so this replaces tqdm for
 the few long loops of the report (the bootstrap).  When the stream is not a
-terminal (a pipe, a log file, a test) nothing at all is written, so
-captured output stays clean.
+terminal (a pipe, a log file, a batch job) carriage returns would pile up,
+so the bar writes a plain line instead, at most every ``line_interval``
+seconds; a run shorter than that writes nothing.
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ class ProgressBar:
     stream : file, optional
         Default ``sys.stderr`` (looked up when the bar is created).
     enabled : bool, optional
-        Default: whether ``stream.isatty()``.
+        True: draw the bar in place; False: write nothing.  Default: in
+        place when ``stream.isatty()``, else a line every ``line_interval``.
     width : int, default 28
         Characters of the bar itself.
     interval : float, default 0.1
         Minimum seconds between redraws, so a fast loop is not slowed by drawing.
+    line_interval : float, default 5
+        Seconds between the lines written off a terminal.
 
     Examples
     --------
@@ -40,13 +44,17 @@ class ProgressBar:
     True
     """
 
-    def __init__(self, total, *, stream=None, enabled=None, width=28, interval=0.1):
+    def __init__(self, total, *, stream=None, enabled=None, width=28, interval=0.1, line_interval=5.0):
         self.total = max(int(total), 1)
         self.stream = sys.stderr if stream is None else stream
+        self.lines = False
         if enabled is None:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty and isatty())
+            self.lines = not enabled
         self.enabled = enabled
+        self.line_interval = line_interval
+        self._last_line = time.monotonic()
         self.width = width
         self.interval = interval
         self.done = 0
@@ -54,6 +62,7 @@ class ProgressBar:
         self._last_draw = float("-inf")
         self._start = time.monotonic()
         self._drawn_width = 0
+        self._lined = None
 
     def describe(self, label):
         """Change the text in front of the bar (the step being run)."""
@@ -79,7 +88,22 @@ class ProgressBar:
         self.close()
         return False
 
+    def _write_line(self):
+        now = time.monotonic()
+        if now - self._last_line < self.line_interval or self.done == self._lined:
+            return
+        self._last_line, self._lined = now, self.done
+        elapsed = now - self._start
+        text = f"progress: {self.label} {100 * self.done // self.total}% ({self.done} of {self.total}), {elapsed:.0f} s"
+        if 0 < self.done < self.total:
+            text += f", about {elapsed * (self.total - self.done) / self.done:.0f} s left"
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
     def _draw(self, *, force=False):
+        if self.lines:
+            self._write_line()
+            return
         if not self.enabled:
             return
         now = time.monotonic()
