@@ -718,11 +718,12 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
     """The worked solutions of a page's exercises as a notebook of their own.
 
     Returns ``(notebook, problems)``, or ``(None, [])`` for a page without
-    exercises.  The notebook opens with the page's first code cell (its imports);
-    then each exercise is repeated with its solution, code cells and outputs included.
+    exercises.  The notebook opens with the page's code, folded and without its
+    outputs (the solutions use what the chapter computed); then each exercise is
+    repeated with its solution, code cells and outputs included.
     """
     nb = copy.deepcopy(nb)
-    _, solutions = split_exercises(nb.cells)
+    page_cells, solutions = split_exercises(nb.cells)
     if not solutions:
         return None, []
     page = _Page(book, docname, glue_data(nb), srcdir)
@@ -737,11 +738,18 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
     name = Path(docname).name
     cells = [nbformat.v4.new_markdown_cell(
         f"# Solutions: {title}\n\nThe worked solutions of the exercises of *{title}* "
-        f"(the notebook `{name}.ipynb`). Run the first code cell, then any solution.")]
-    imports = next((c for c in nb.cells if c.cell_type == "code"
-                    and "remove-cell" not in c.get("metadata", {}).get("tags", [])), None)
-    if imports is not None:
-        cells.append(imports)
+        f"(the notebook `{name}.ipynb`).")]
+    setup = [c for c in page_cells if c.cell_type == "code"
+             and "exercise-work" not in c.get("metadata", {}).get("tags", [])]
+    if setup:
+        cells.append(nbformat.v4.new_markdown_cell(
+            "The chapter's code comes first, folded: run it once, then the solutions."))
+    for cell in setup:
+        cell.outputs = []
+        cell.execution_count = None
+        cell.metadata["tags"] = [*cell.metadata.get("tags", []), "chapter-code"]
+        cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+        cells.append(cell)
     for label, solution in solutions:
         if label in statements:
             cells.append(nbformat.v4.new_markdown_cell(statements[label]))
