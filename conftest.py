@@ -13,7 +13,9 @@ cell whose output was never recorded fails (it never passes unchecked).
 
 The chapters are collected when pytest runs its default ``testpaths`` (plain
 ``pytest``) and when a page or ``book/`` is named on the command line
-(``pytest book/roc-auc.md``).
+(``pytest book/roc-auc.md``); not when ``-m`` deselects the ``book`` marker
+(``pytest -m "not book"``), which then needs neither nbval nor jupytext:
+both are imported only when a page is collected.
 
 Built artifacts
 ---------------
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import os
 import subprocess
@@ -84,10 +87,20 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head
 
 
+def selects_book(config) -> bool:
+    """Whether ``-m`` keeps items marked ``book`` (every cell of a page is one)."""
+    if not config.option.markexpr:
+        return True
+    # pytest's own parser of -m expressions (the one its deselection uses).
+    from _pytest.mark.expression import Expression
+
+    return Expression.compile(config.option.markexpr).evaluate(lambda name, **_: name == "book")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "book: the chapters through nbval and the checks of the "
                             "built book (site, notebooks, PDF); deselect with -m 'not book'")
-    if config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS and selects_book(config):
         config.args.extend(str(p) for p in toc_chapters() if is_notebook(p))
 
 
@@ -107,9 +120,9 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 def pytest_collect_file(file_path: Path, parent):
-    if file_path.suffix == ".md" and file_path.parent == BOOK and \
+    if file_path.suffix == ".md" and file_path.parent == BOOK and selects_book(parent.config) and \
             file_path in toc_chapters() and is_notebook(file_path):
-        return MystNotebook.from_parent(parent, path=file_path)
+        return page_collector().from_parent(parent, path=file_path)
     return None
 
 
@@ -122,67 +135,70 @@ def load_expected(page: str) -> dict[str, list]:
             for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]}
 
 
-from nbval.plugin import IPyNbCell, IPyNbFile, find_comment_markers, find_metadata_tags  # noqa: E402
+@functools.cache
+def page_collector():
+    """The nbval collector of a MyST page; nbval is imported here, when a page is collected."""
+    from nbval.plugin import IPyNbCell, IPyNbFile, find_comment_markers, find_metadata_tags
 
+    class MystNotebook(IPyNbFile):
+        """A MyST Markdown page run by nbval (lax mode, whatever the command line says)."""
 
-class MystNotebook(IPyNbFile):
-    """A MyST Markdown page run by nbval (lax mode, whatever the command line says)."""
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.compare_outputs = False
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.compare_outputs = False
+        def setup(self):
+            # nbval starts the kernel named in the notebook, in the page's folder (as
+            # myst-nb does); the kernel should not pick up a personal IPython profile.
+            # One folder per xdist worker: two kernels never share IPython's history database.
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+            os.environ.setdefault("IPYTHONDIR", str(BUILD / f".ipython-tests{worker}"))
+            super().setup()
 
-    def setup(self):
-        # nbval starts the kernel named in the notebook, in the page's folder (as
-        # myst-nb does); the kernel should not pick up a personal IPython profile.
-        # One folder per xdist worker: two kernels never share IPython's history database.
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-        os.environ.setdefault("IPYTHONDIR", str(BUILD / f".ipython-tests{worker}"))
-        super().setup()
+        def collect(self):
+            import jupytext
+            import nbformat
 
-    def collect(self):
-        import jupytext
-        import nbformat
+            self.nb = jupytext.read(str(self.path), fmt="md:myst")
+            expected = load_expected(self.path.stem)
+            cell_num = 0
+            for cell in self.nb.cells:
+                if cell.cell_type != "code":
+                    continue
+                options = defaultdict(bool, find_metadata_tags(cell.metadata))
+                options.update(dict(find_comment_markers(cell.source)))
+                options.setdefault("check", False)
+                missing = False
+                if options["check"]:
+                    if cell.source in expected:
+                        cell.outputs = nbformat.from_dict(expected[cell.source])
+                        cell.execution_count = 1  # nbval compares only cells that "ran"
+                    else:
+                        missing = True
+                item = MystCell.from_parent(self, name=f"Cell {cell_num}", cell_num=cell_num,
+                                            cell=cell, options=options)
+                item.missing_expected = missing
+                item.add_marker(pytest.mark.book)
+                yield item
+                cell_num += 1
 
-        self.nb = jupytext.read(str(self.path), fmt="md:myst")
-        expected = load_expected(self.path.stem)
-        cell_num = 0
-        for cell in self.nb.cells:
-            if cell.cell_type != "code":
-                continue
-            options = defaultdict(bool, find_metadata_tags(cell.metadata))
-            options.update(dict(find_comment_markers(cell.source)))
-            options.setdefault("check", False)
-            missing = False
-            if options["check"]:
-                if cell.source in expected:
-                    cell.outputs = nbformat.from_dict(expected[cell.source])
-                    cell.execution_count = 1  # nbval compares only cells that "ran"
-                else:
-                    missing = True
-            item = MystCell.from_parent(self, name=f"Cell {cell_num}", cell_num=cell_num,
-                                        cell=cell, options=options)
-            item.missing_expected = missing
-            item.add_marker(pytest.mark.book)
-            yield item
-            cell_num += 1
+    class MystCell(IPyNbCell):
+        """A cell of a page; a marked cell without recorded output fails after running."""
 
+        missing_expected = False
 
-class MystCell(IPyNbCell):
-    """A cell of a page; a marked cell without recorded output fails after running."""
+        def runtest(self):
+            if self.missing_expected:
+                self.options["check"] = False
+            super().runtest()
+            if self.missing_expected:
+                pytest.fail(f"{self.parent.path.name}, cell {self.cell_num} is marked "
+                            "# NBVAL_CHECK_OUTPUT but has no recorded output in "
+                            f"tests/book_outputs/{self.parent.path.stem}.json: run "
+                            "`make expected-outputs` and review the recorded values",
+                            pytrace=False)
 
-    missing_expected = False
-
-    def runtest(self):
-        if self.missing_expected:
-            self.options["check"] = False
-        super().runtest()
-        if self.missing_expected:
-            pytest.fail(f"{self.parent.path.name}, cell {self.cell_num} is marked "
-                        "# NBVAL_CHECK_OUTPUT but has no recorded output in "
-                        f"tests/book_outputs/{self.parent.path.stem}.json: run "
-                        "`make expected-outputs` and review the recorded values",
-                        pytrace=False)
+    return MystNotebook
 
 
 # ------------------------------------------------------------ built artifacts

@@ -16,8 +16,7 @@ The number of rounds adapts to the cost of one call (a time budget per
 row, at least three rounds); very fast calls are repeated inside one
 sample so that a sample lasts a few milliseconds.  Medians are reported,
 with the ratios evalmetrics / counterpart and evalmetrics / proxy, the
-issue-5 target of each ratio and PASS or FAIL.  Functions the package
-does not export yet get a "missing" row.
+issue-5 target of each ratio and PASS or FAIL.
 
     python benchmarks/run.py              # the full suite (a few minutes)
     python benchmarks/run.py --quick      # smoke test: small sizes, few rounds
@@ -32,8 +31,6 @@ import argparse
 import dataclasses
 import datetime
 import gc
-import importlib
-import inspect
 import json
 import math
 import os
@@ -44,6 +41,7 @@ import sys
 import time
 import types
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -53,86 +51,10 @@ REPO = Path(__file__).resolve().parents[1]
 # Time the working tree's package, whatever happens to be installed.
 sys.path.insert(0, str(REPO))
 
-MODULES = (
-    "arrays", "counts", "rates", "averaging", "curves", "ranking", "costs", "calibration",
-    "regression", "cross_validation", "intervals", "models", "datasets", "worked_example",
-)
+import evalmetrics  # noqa: E402  (the working tree's, after the path above)
+
 N_RESAMPLES = 2000          # B of issue 5
 SEED = 20260505
-
-
-# ---------------------------------------------------------------------------
-# loading the package (robust against a module that is being edited)
-# ---------------------------------------------------------------------------
-
-def load_evalmetrics():
-    """Return (namespace, problem).  If ``import evalmetrics`` fails because one
-    module is broken mid-edit, fall back to importing the modules one by one so
-    the others can still be timed."""
-    try:
-        import evalmetrics
-        return evalmetrics, None
-    except Exception as exc:  # noqa: BLE001 - any import error: degrade, do not crash
-        first_error = f"{type(exc).__name__}: {exc}"
-    for key in [k for k in sys.modules if k == "evalmetrics" or k.startswith("evalmetrics.")]:
-        del sys.modules[key]
-    package = types.ModuleType("evalmetrics")
-    package.__path__ = [str(REPO / "evalmetrics")]
-    sys.modules["evalmetrics"] = package
-    broken = []
-    for name in MODULES:
-        try:
-            module = importlib.import_module(f"evalmetrics.{name}")
-        except Exception as exc:  # noqa: BLE001
-            broken.append(f"{name} ({type(exc).__name__})")
-            continue
-        setattr(package, name, module)
-        for public in getattr(module, "__all__", ()):
-            if hasattr(module, public):
-                setattr(package, public, getattr(module, public))
-    return package, (f"`import evalmetrics` failed ({first_error}); modules loaded one by one, "
-                     f"broken: {', '.join(broken) or 'none'}")
-
-
-class Missing(Exception):
-    """The evalmetrics function is not exported (yet) or cannot be called as expected."""
-
-
-def em_function(em, name):
-    function = getattr(em, name, None)
-    if not callable(function):
-        raise Missing(f"evalmetrics.{name} not exported yet")
-    return function
-
-
-def first_parameter(function):
-    try:
-        return next(iter(inspect.signature(function).parameters))
-    except (StopIteration, TypeError, ValueError):
-        return None
-
-
-MATRIX_FIRST = {"matrix", "counts", "confusion", "confusion_matrix", "cm", "table"}
-
-
-def labels_call(em, function, y_true, y_pred, **options):
-    """A zero-argument call of a count metric that takes either labels or a
-    confusion matrix (the handbook's rates accept "two-class counts or a K by K
-    matrix"); in the second case the matrix is built inside the timed call so
-    that both sides start from the same labels."""
-    if first_parameter(function) in MATRIX_FIRST:
-        matrix_of = em_function(em, "confusion_matrix")
-        return (lambda: function(matrix_of(y_true, y_pred), **options)), "timed from labels via em.confusion_matrix"
-    return (lambda: function(y_true, y_pred, **options)), ""
-
-
-def pick_keyword(function, candidates, value):
-    """{name: value} for the first of ``candidates`` that ``function`` accepts."""
-    parameters = inspect.signature(function).parameters
-    for name in candidates:
-        if name in parameters:
-            return {name: value}
-    return {}
 
 
 # ---------------------------------------------------------------------------
@@ -361,7 +283,7 @@ QUICK = (10_000,)
        counterpart_target=lambda n, v: Target(0.15) if n < 100_000 else Target(0.30),
        proxy_target=lambda n, v: Target(1.5) if n >= 100_000 else None)
 def _roc_auc(em, n, variant, options):
-    f, d, m = em_function(em, "roc_auc"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.roc_auc, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score), lambda: m.roc_auc_score(d.y, d.score), "roc_auc_score",
                 proxy=lambda: np.sort(d.score), proxy_name="np.sort", check=check_scalar)
 
@@ -371,7 +293,7 @@ def _roc_auc(em, n, variant, options):
        counterpart_target=lambda n, v: Target(0.35),
        proxy_target=lambda n, v: Target(1.5) if n >= 100_000 else None)
 def _average_precision(em, n, variant, options):
-    f, d, m = em_function(em, "average_precision"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.average_precision, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score), lambda: m.average_precision_score(d.y, d.score),
                 "average_precision_score", proxy=lambda: np.sort(d.score), proxy_name="np.sort",
                 check=check_scalar)
@@ -381,7 +303,7 @@ def _average_precision(em, n, variant, options):
        counterpart_label="roc_curve(drop_intermediate=False)", proxy_label="np.argsort",
        counterpart_target=lambda n, v: Target(0.65), proxy_target=lambda n, v: Target(1.4))
 def _roc_curve(em, n, variant, options):
-    f, d, m = em_function(em, "roc_curve"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.roc_curve, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score), lambda: m.roc_curve(d.y, d.score, drop_intermediate=False)[:2],
                 "roc_curve", proxy=lambda: np.argsort(d.score), proxy_name="np.argsort", check=check_arrays)
 
@@ -390,7 +312,7 @@ def _roc_curve(em, n, variant, options):
        counterpart_label="precision_recall_curve", proxy_label="np.argsort",
        counterpart_target=lambda n, v: Target(0.65), proxy_target=lambda n, v: Target(1.4))
 def _pr_curve(em, n, variant, options):
-    f, d, m = em_function(em, "precision_recall_curve"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.precision_recall_curve, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score), lambda: m.precision_recall_curve(d.y, d.score)[:2],
                 "precision_recall_curve", proxy=lambda: np.argsort(d.score), proxy_name="np.argsort",
                 check=check_arrays)
@@ -406,7 +328,7 @@ def bincount_proxy(y_true, y_pred, k):
        counterpart_label="confusion_matrix", proxy_label="np.bincount",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _confusion_int(em, n, variant, options):
-    f, d, m = em_function(em, "confusion_matrix"), class_data(n, "int"), sk()
+    f, d, m = em.confusion_matrix, class_data(n, "int"), sk()
     return Case(lambda: f(d.y_true, d.y_pred), lambda: m.confusion_matrix(d.y_true, d.y_pred),
                 "confusion_matrix", proxy=bincount_proxy(d.y_true, d.y_pred, 10), proxy_name="np.bincount",
                 check=check_matrix)
@@ -415,7 +337,7 @@ def _confusion_int(em, n, variant, options):
 @bench(name="confusion_matrix_str", variants=("str, 10 classes",), sizes=RANK_SIZES, quick_sizes=QUICK,
        counterpart_label="confusion_matrix", counterpart_target=at_least_1e5(Target(0.5)))
 def _confusion_str(em, n, variant, options):
-    f, d, m = em_function(em, "confusion_matrix"), class_data(n, "str"), sk()
+    f, d, m = em.confusion_matrix, class_data(n, "str"), sk()
     return Case(lambda: f(d.y_true, d.y_pred), lambda: m.confusion_matrix(d.y_true, d.y_pred),
                 "confusion_matrix", check=check_matrix)
 
@@ -424,55 +346,51 @@ def _confusion_str(em, n, variant, options):
        counterpart_label="precision_recall_fscore_support(average='macro')", proxy_label="np.bincount",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _averaged(em, n, variant, options):
-    f, d, m = em_function(em, "averaged_scores"), class_data(n, "int"), sk()
-    call, note = labels_call(em, f, d.y_true, d.y_pred, average="macro")
-    return Case(call, lambda: m.precision_recall_fscore_support(d.y_true, d.y_pred, average="macro"),
+    f, d, m = em.averaged_scores, class_data(n, "int"), sk()
+    return Case(lambda: f(d.y_true, d.y_pred, average="macro"), lambda: m.precision_recall_fscore_support(d.y_true, d.y_pred, average="macro"),
                 "precision_recall_fscore_support", proxy=bincount_proxy(d.y_true, d.y_pred, 10),
-                proxy_name="np.bincount", check=check_first_values(3), note=note)
+                proxy_name="np.bincount", check=check_first_values(3))
 
 
 @bench(name="f_beta", variants=("binary, beta=2",), sizes=COUNT_SIZES, quick_sizes=QUICK,
        counterpart_label="fbeta_score(beta=2)", proxy_label="np.bincount",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _f_beta(em, n, variant, options):
-    f, d, m = em_function(em, "f_beta"), binary_data(n, False), sk()
-    call, note = labels_call(em, f, d.y, d.y_pred, beta=2.0)
-    return Case(call, lambda: m.fbeta_score(d.y, d.y_pred, beta=2.0), "fbeta_score",
-                proxy=bincount_proxy(d.y, d.y_pred, 2), proxy_name="np.bincount", check=check_scalar, note=note)
+    f, d, m = em.f_beta, binary_data(n, False), sk()
+    return Case(lambda: f(d.y, d.y_pred, beta=2.0), lambda: m.fbeta_score(d.y, d.y_pred, beta=2.0), "fbeta_score",
+                proxy=bincount_proxy(d.y, d.y_pred, 2), proxy_name="np.bincount", check=check_scalar)
 
 
 @bench(name="matthews_correlation", variants=("binary", "10 classes"), sizes=COUNT_SIZES, quick_sizes=QUICK,
        counterpart_label="matthews_corrcoef", proxy_label="np.bincount",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _mcc(em, n, variant, options):
-    f, m = em_function(em, "matthews_correlation"), sk()
+    f, m = em.matthews_correlation, sk()
     if variant == "binary":
         d = binary_data(n, False)
         y_true, y_pred, k = d.y, d.y_pred, 2
     else:
         d = class_data(n, "int")
         y_true, y_pred, k = d.y_true, d.y_pred, 10
-    call, note = labels_call(em, f, y_true, y_pred)
-    return Case(call, lambda: m.matthews_corrcoef(y_true, y_pred), "matthews_corrcoef",
-                proxy=bincount_proxy(y_true, y_pred, k), proxy_name="np.bincount", check=check_scalar, note=note)
+    return Case(lambda: f(y_true, y_pred), lambda: m.matthews_corrcoef(y_true, y_pred), "matthews_corrcoef",
+                proxy=bincount_proxy(y_true, y_pred, k), proxy_name="np.bincount", check=check_scalar)
 
 
 @bench(name="cohen_kappa", variants=("quadratic, 10 classes",), sizes=COUNT_SIZES, quick_sizes=QUICK,
        counterpart_label="cohen_kappa_score(weights='quadratic')", proxy_label="np.bincount",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _kappa(em, n, variant, options):
-    f, d, m = em_function(em, "cohen_kappa"), class_data(n, "int"), sk()
-    call, note = labels_call(em, f, d.y_true, d.y_pred, weights="quadratic")
-    return Case(call, lambda: m.cohen_kappa_score(d.y_true, d.y_pred, weights="quadratic"),
+    f, d, m = em.cohen_kappa, class_data(n, "int"), sk()
+    return Case(lambda: f(d.y_true, d.y_pred, weights="quadratic"), lambda: m.cohen_kappa_score(d.y_true, d.y_pred, weights="quadratic"),
                 "cohen_kappa_score", proxy=bincount_proxy(d.y_true, d.y_pred, 10), proxy_name="np.bincount",
-                check=check_scalar, note=note)
+                check=check_scalar)
 
 
 @bench(name="brier_score", variants=SCORE_VARIANTS, sizes=COUNT_SIZES, quick_sizes=QUICK,
        counterpart_label="brier_score_loss", proxy_label="np.bincount(y, weights=p)",
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _brier(em, n, variant, options):
-    f, d, m = em_function(em, "brier_score"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.brier_score, binary_data(n, variant == "tied"), sk()
     # One bincount pass that reads both arrays: the least any score of (y, p) must do.
     return Case(lambda: f(d.y, d.prob), lambda: m.brier_score_loss(d.y, d.prob), "brier_score_loss",
                 proxy=lambda: np.bincount(d.y, weights=d.prob, minlength=2), proxy_name="np.bincount",
@@ -485,7 +403,7 @@ def _brier(em, n, variant, options):
        counterpart_label="calibration_curve(n_bins=10)", counterpart_target=lambda n, v: Target(0.5))
 def _reliability(em, n, variant, options):
     from sklearn.calibration import calibration_curve
-    f, d = em_function(em, "reliability_curve"), binary_data(n, variant == "tied")
+    f, d = em.reliability_curve, binary_data(n, variant == "tied")
     return Case(lambda: f(d.y, d.prob, n_bins=10), lambda: calibration_curve(d.y, d.prob, n_bins=10),
                 "calibration_curve", check=check_arrays)
 
@@ -504,62 +422,12 @@ def sklearn_ece(y, prob, n_bins=10):
 @bench(name="expected_calibration_error", variants=SCORE_VARIANTS, sizes=RANK_SIZES, quick_sizes=QUICK,
        counterpart_label="calibration_curve + bin weights", counterpart_target=lambda n, v: Target(0.5))
 def _ece(em, n, variant, options):
-    f, d = em_function(em, "expected_calibration_error"), binary_data(n, variant == "tied")
+    f, d = em.expected_calibration_error, binary_data(n, variant == "tied")
     return Case(lambda: f(d.y, d.prob, n_bins=10), lambda: sklearn_ece(d.y, d.prob),
                 "calibration_curve+weights", check=check_scalar)
 
 
 # -- bootstrap ---------------------------------------------------------------
-
-def auc_metric(em):
-    return em_function(em, "roc_auc")
-
-
-def bootstrap_caller(em, name, data_arrays, method, n_resamples, seed=0):
-    """Find how ``bootstrap_interval`` / ``bootstrap_difference`` takes the metric,
-    the number of resamples, the seed and the method (the module is being
-    written while this script is), by probing on a small data set."""
-    function = em_function(em, name)
-    keywords = {}
-    keywords.update(pick_keyword(function, ("n_resamples", "resamples", "n_bootstrap", "n_boot", "B"), n_resamples))
-    keywords.update(pick_keyword(function, ("seed", "random_state", "rng"), seed))
-    method_keyword = pick_keyword(function, ("method", "kind", "interval"), method)
-    if method != "percentile" and not method_keyword:
-        raise Missing(f"evalmetrics.{name} has no method option (BCa)")
-    keywords.update(method_keyword)
-    metric = auc_metric(em)
-    parameters = inspect.signature(function).parameters
-    metric_keyword = next((p for p in ("metric", "statistic", "score", "function") if p in parameters), None)
-    forms = []
-    if metric_keyword:
-        forms.append(("metric=roc_auc", lambda arrays, kw: function(*arrays, **{metric_keyword: metric}, **kw)))
-        forms.append(("metric='roc_auc'", lambda arrays, kw: function(*arrays, **{metric_keyword: "roc_auc"}, **kw)))
-    forms += [
-        ("roc_auc first", lambda arrays, kw: function(metric, *arrays, **kw)),
-        ("roc_auc last", lambda arrays, kw: function(*arrays, metric, **kw)),
-    ]
-    rng = np.random.default_rng(1)
-    y_small = (rng.random(300) < 0.3).astype(np.int64)
-    small = [y_small] + [rng.normal(size=300) + y_small for _ in data_arrays[1:]]
-    errors = []
-    spellings = [method] + ([m for m in ("bca", "BCa", "BCA") if m != method] if method != "percentile" else [])
-    for spelling in spellings:
-        if method_keyword:
-            keywords[next(iter(method_keyword))] = spelling
-        probe = dict(keywords)
-        probe.update(pick_keyword(function, ("n_resamples", "resamples", "n_bootstrap", "n_boot", "B"), 50))
-        for label, form in forms:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    form(small, probe)
-            except (TypeError, ValueError) as exc:
-                errors.append(f"{label}: {exc}")
-                continue
-            final = dict(keywords)
-            return (lambda: form(data_arrays, final)), f"called with {label}, {final}"
-    raise Missing(f"evalmetrics.{name}: call not recognised ({errors[-1] if errors else 'no form'})")
-
 
 def auc_loop(y, scores, replicates, seed=0):
     """The baseline: a Python loop of roc_auc_score on resampled rows (the
@@ -596,9 +464,9 @@ QUICK_BOOT = (1_000,)
        counterpart_target=lambda n, v: Target(1 / 100, True) if v == "tied" else Target(1 / 30, True))
 def _bootstrap(em, n, variant, options):
     d = binary_data(n, variant == "tied")
-    call, how = bootstrap_caller(em, "bootstrap_interval", [d.y, d.score], "percentile", options.n_resamples)
     r, b = loop_replicates(n, options), options.n_resamples
-    return Case(call, auc_loop(d.y, [d.score], r), "loop", counterpart_scale=b / r,
+    return Case(lambda: em.bootstrap_interval(em.roc_auc, d.y, d.score, n_resamples=b, seed=0),
+                auc_loop(d.y, [d.score], r), "loop", counterpart_scale=b / r,
                 check=check_interval, check_against=lambda: sk().roc_auc_score(d.y, d.score),
                 note=f"percentile, B={b}; loop timed on {r} resamples and scaled x{b / r:g}")
 
@@ -612,7 +480,7 @@ def _bootstrap(em, n, variant, options):
        counterpart_target=lambda n, v: Target(1 / 100, True))
 def _bootstrap_counts(em, n, variant, options):
     d = binary_data(n, True)
-    f, b = em_function(em, "bootstrap_interval"), options.n_resamples
+    f, b = em.bootstrap_interval, options.n_resamples
     r = loop_replicates(n, options)
     return Case(lambda: f(em.roc_auc, d.y, d.score, n_resamples=b, seed=0, draws="counts"),
                 auc_loop(d.y, [d.score], r), "loop", counterpart_scale=b / r,
@@ -639,8 +507,8 @@ def scipy_bca(y, score, n_resamples):
 def _bootstrap_bca(em, n, variant, options):
     d = binary_data(n, False)
     b = options.n_resamples
-    call, how = bootstrap_caller(em, "bootstrap_interval", [d.y, d.score], "bca", b)
-    percentile, _ = bootstrap_caller(em, "bootstrap_interval", [d.y, d.score], "percentile", b)
+    call = partial(em.bootstrap_interval, em.roc_auc, d.y, d.score, n_resamples=b, seed=0, method="bca")
+    percentile = partial(em.bootstrap_interval, em.roc_auc, d.y, d.score, n_resamples=b, seed=0)
     counterpart = scipy_bca(d.y, d.score, b) if n <= 10_000 else None
     note = f"B={b}; SciPy timed once (its jackknife alone is n roc_auc_score calls)" if counterpart else \
         f"B={b}; SciPy BCa not run above n = 1e4 (minutes per call)"
@@ -654,11 +522,10 @@ def _bootstrap_bca(em, n, variant, options):
        counterpart_target=lambda n, v: Target(1 / 30, True))
 def _bootstrap_difference(em, n, variant, options):
     d = binary_data(n, variant == "tied")
-    call, how = bootstrap_caller(em, "bootstrap_difference", [d.y, d.score, d.score_b], "percentile",
-                                 options.n_resamples)
     r, b = loop_replicates(n, options), options.n_resamples
     m = sk()
-    return Case(call, auc_loop(d.y, [d.score, d.score_b], r), "loop", counterpart_scale=b / r,
+    return Case(lambda: em.bootstrap_difference(em.roc_auc, d.y, d.score, d.score_b, n_resamples=b, seed=0),
+                auc_loop(d.y, [d.score, d.score_b], r), "loop", counterpart_scale=b / r,
                 check=check_interval,
                 check_against=lambda: m.roc_auc_score(d.y, d.score) - m.roc_auc_score(d.y, d.score_b),
                 note=f"paired AUC difference, B={b}; loop timed on {r} resamples and scaled x{b / r:g}")
@@ -669,7 +536,7 @@ def _bootstrap_difference(em, n, variant, options):
 @bench(name="delong_interval", variants=SCORE_VARIANTS, sizes=RANK_SIZES, quick_sizes=QUICK,
        counterpart_label="one roc_auc_score call", counterpart_target=lambda n, v: Target(0.35))
 def _delong_interval(em, n, variant, options):
-    f, d, m = em_function(em, "delong_interval"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.delong_interval, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score), lambda: m.roc_auc_score(d.y, d.score), "roc_auc_score",
                 check=check_interval, check_against=lambda: m.roc_auc_score(d.y, d.score))
 
@@ -677,7 +544,7 @@ def _delong_interval(em, n, variant, options):
 @bench(name="delong_test", variants=SCORE_VARIANTS, sizes=RANK_SIZES, quick_sizes=QUICK,
        counterpart_label="two roc_auc_score calls", counterpart_target=lambda n, v: Target(0.6))
 def _delong_test(em, n, variant, options):
-    f, d, m = em_function(em, "delong_test"), binary_data(n, variant == "tied"), sk()
+    f, d, m = em.delong_test, binary_data(n, variant == "tied"), sk()
     return Case(lambda: f(d.y, d.score, d.score_b),
                 lambda: (m.roc_auc_score(d.y, d.score), m.roc_auc_score(d.y, d.score_b)), "2 x roc_auc_score",
                 check=check_difference)
@@ -703,7 +570,7 @@ def materialize(split):
        counterpart_label="KFold", counterpart_target=lambda n, v: Target(1.0))
 def _k_fold(em, n, variant, options):
     from sklearn.model_selection import KFold
-    f = em_function(em, "k_fold")
+    f = em.k_fold
     X, _, _ = split_data(n)
     return Case(lambda: f(n, n_splits=5), materialize(lambda: KFold(5).split(X)), "KFold", check=check_folds)
 
@@ -712,7 +579,7 @@ def _k_fold(em, n, variant, options):
        counterpart_label="StratifiedKFold", counterpart_target=lambda n, v: Target(0.6))
 def _stratified(em, n, variant, options):
     from sklearn.model_selection import StratifiedKFold
-    f = em_function(em, "stratified_k_fold")
+    f = em.stratified_k_fold
     X, y, _ = split_data(n)
     return Case(lambda: f(y, n_splits=5), materialize(lambda: StratifiedKFold(5).split(X, y)),
                 "StratifiedKFold", check=check_folds)
@@ -722,7 +589,7 @@ def _stratified(em, n, variant, options):
        counterpart_label="GroupKFold", counterpart_target=lambda n, v: Target(0.6))
 def _group(em, n, variant, options):
     from sklearn.model_selection import GroupKFold
-    f = em_function(em, "group_k_fold")
+    f = em.group_k_fold
     X, y, groups = split_data(n)
     return Case(lambda: f(groups, n_splits=5), materialize(lambda: GroupKFold(5).split(X, y, groups)),
                 "GroupKFold", check=check_folds)
@@ -792,7 +659,7 @@ class Row:
     name: str
     variant: str
     n: int
-    status: str = "ok"            # ok / missing / error
+    status: str = "ok"            # ok / error
     em: float | None = None
     counterpart: float | None = None
     counterpart_name: str = ""
@@ -824,11 +691,7 @@ def compare(row, which, seconds, target):
 
 def run_one(em, spec, n, variant, options):
     row = Row(spec.name, variant, n)
-    try:
-        case = spec.setup(em, n, variant, options)
-    except Missing as exc:
-        row.status, row.note = "missing", str(exc)
-        return row
+    case = spec.setup(em, n, variant, options)
     try:
         (t_em, t_counterpart, t_proxy), results, rounds = measure(case, options)
     except Exception as exc:  # noqa: BLE001 - a failing call is a result to report, not a crash
@@ -945,7 +808,6 @@ def summary(rows):
     counts = {k: sum(1 for r in rows for res in (r.counterpart_result, r.proxy_result) if res == k)
               for k in ("PASS", "FAIL")}
     lines = [f"targets: {counts['PASS']} PASS, {counts['FAIL']} FAIL; "
-             f"{sum(r.status == 'missing' for r in rows)} row(s) missing, "
              f"{sum(r.status == 'error' for r in rows)} error(s), "
              f"{sum(r.check == 'DIFF' for r in rows)} result mismatch(es)"]
     if failing:
@@ -993,12 +855,10 @@ def main(argv=None):
             print(f"{spec.name:28s} vs {spec.counterpart_label}"
                   + (f"; proxy {spec.proxy_label}" if spec.proxy_label else ""))
         return 0
-    em, problem = load_evalmetrics()
+    em = evalmetrics
     log = sys.stderr
     machine = machine_note()
     print(f"# evalmetrics benchmarks ({'quick' if options.quick else 'full'}): {machine}", file=log)
-    if problem:
-        print(f"# WARNING: {problem}", file=log)
     rows = []
     started = time.perf_counter()
     for spec in selected(options):

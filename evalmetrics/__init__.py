@@ -19,12 +19,15 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
 ``worked_example``        the twelve units, the graded parts, six households
-``studies``               the imbalance, A/B and three-class studies
-``pitfalls``              each pitfall of the handbook as a small computation
-``screening``             the breast-cancer screening evaluation
+``plotting``              figures (matplotlib, imported when drawing)
+``report``                evaluation reports: ``evalmetrics report``
 ========================  ==================================================
 
-Every public function is importable from ``evalmetrics`` itself.  numpy is
+Every public function of these modules (``plotting`` and ``report`` apart)
+is importable from ``evalmetrics`` itself.  The book's companion code --
+the pitfalls, the studies, the screening project, the comparisons with
+scikit-learn -- is not part of this namespace: it lives in
+:mod:`evalmetrics.handbook`, which the pages import explicitly.  numpy is
 the only hard dependency: scikit-learn, SciPy and matplotlib are imported
 inside the few functions that need them.
 """
@@ -41,13 +44,10 @@ from . import (
     delong,
     intervals,
     models,
-    pitfalls,
     ranking,
     rates,
     recalibration,
     regression,
-    screening,
-    studies,
     worked_example,
 )
 from .arrays import *  # noqa: F401,F403
@@ -61,13 +61,10 @@ from .datasets import *  # noqa: F401,F403
 from .delong import *  # noqa: F401,F403
 from .intervals import *  # noqa: F401,F403
 from .models import *  # noqa: F401,F403
-from .pitfalls import *  # noqa: F401,F403
 from .ranking import *  # noqa: F401,F403
 from .rates import *  # noqa: F401,F403
 from .recalibration import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
-from .screening import *  # noqa: F401,F403
-from .studies import *  # noqa: F401,F403
 from .worked_example import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

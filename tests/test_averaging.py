@@ -1,6 +1,6 @@
 """Tests of evalmetrics.averaging: the graded parts, scikit-learn, identities, bad input.
 
-"Handbook" below means the seed text evaluation-metrics-handbook.txt, section
+"Handbook" below means the Evaluation Metrics Handbook (this book), section
 "Worked example", subsection "Three classes" (seventy graded parts), and the
 pitfall "Two macro F1 scores".
 """
@@ -18,6 +18,7 @@ from evalmetrics.arrays import UndefinedMetricWarning
 from evalmetrics.averaging import AveragedScores, ClassScores, averaged_scores, f1_of_macro_averages, per_class_scores
 from evalmetrics.rates import accuracy, balanced_accuracy
 from evalmetrics.worked_example import graded_parts
+from helpers import assert_close
 
 EXACT = 1e-15
 
@@ -129,11 +130,6 @@ def ours(y_true, y_pred, average, **kwargs):
             s = per_class_scores(y_true, y_pred, **kwargs)
             return s.precision, s.recall, s.f_score
         return tuple(averaged_scores(y_true, y_pred, average=average, **kwargs))
-
-
-def assert_close(a, b):
-    for x, y in zip(a, b):
-        np.testing.assert_allclose(np.asarray(x, float), np.asarray(y, float), rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -77,7 +78,7 @@ def test_glue_problems_are_reported_not_hidden(book):
 
 def test_citations_read_as_author_year(book):
     out, _, _ = convert("See {cite}`fawcett2006`, {cite:t}`davis2006` and "
-                        "{cite:p}`fawcett2006,davis2006`.", book)
+                        "{cite}`fawcett2006,davis2006`.", book)
     assert out == ("See (Fawcett, 2006), Davis and Goadrich (2006) and "
                    "(Fawcett, 2006; Davis and Goadrich, 2006).")
 
@@ -92,10 +93,23 @@ def test_references_become_titles_and_numbers(book):
     out, _, problems = convert(
         "{ref}`notation`, {ref}`the symbols <notation>`, {numref}`fig-roc`, "
         "{numref}`Figure %s shows it <fig-roc>`, {eq}`eq-auc`, {prf:ref}`thm-auc`, "
-        "{doc}`notation`, [link](#notation), [web](https://example.org)", book)
+        "[link](#notation), [web](https://example.org)", book)
     assert out == ("Notation, the symbols, Figure 2, Figure 2 shows it, (3), Theorem 1, "
-                   "Notation, link, [web](https://example.org)")
+                   "link, [web](https://example.org)")
     assert problems == []
+
+
+@pytest.mark.parametrize("role", ["doc", "cite:p", "math", "glue:math", "term", "kbd"])
+def test_a_role_the_book_does_not_use_fails_loudly(book, role):
+    with pytest.raises(ValueError, match=rf"role \{{{role}\}} is not one the book uses"):
+        convert(f"text {{{role}}}`x` text", book)
+
+
+def test_every_role_of_the_pages_has_a_conversion():
+    code_cell = re.compile(r"^```\{code-cell\}.*?^```", re.S | re.M)
+    used = {name for page in toc_chapters() for name in
+            re.findall(r"\{([a-zA-Z][\w:+-]*)\}`", code_cell.sub("", page.read_text(encoding="utf-8")))}
+    assert used and used <= set(notebooks._ROLES)
 
 
 def test_math_directive_and_labelled_dollar_math_get_tags(book):

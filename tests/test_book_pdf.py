@@ -17,9 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 
 # Numbers of the handbook's worked examples, as the pages print them, per chapter
-# (source: the handbook seed, /work/shared/seeds/evaluation-metrics-handbook.txt,
-# each chapter's asserts and its # NBVAL_CHECK_OUTPUT cell, tests/book_outputs/).  A chapter's numbers are required once the
-# chapter is written (its page no longer says "This chapter is being written").
+# (source: the Evaluation Metrics Handbook's worked examples, asserted by each
+# chapter's hidden cells and its # NBVAL_CHECK_OUTPUT cell, tests/book_outputs/).
 WORKED_EXAMPLE = {
     "confusion-matrix": ["0.6667", "0.8333"],  # twelve units at 0.5: accuracy, NPV
     "f-scores": ["0.6818", "0.5357"],  # F2, F0.5
@@ -36,14 +35,8 @@ WORKED_EXAMPLE = {
     "pitfalls": ["0.796875"],  # AUC with ties grouped
     "in-practice": ["0.9214"],  # binormal AUC, Phi(sqrt 2)
 }
-STUB = "This chapter is being written"
 
 pytestmark = pytest.mark.book
-
-
-def written(page: str) -> bool:
-    path = BOOK / f"{page}.md"
-    return path.is_file() and STUB not in path.read_text(encoding="utf-8")
 
 
 def pdf_text(pdf: Path) -> str:
@@ -119,8 +112,6 @@ def test_book_pdf_has_every_chapter(built_pdf, book_text):
 
 @pytest.mark.parametrize("page", sorted(WORKED_EXAMPLE))
 def test_book_pdf_shows_the_worked_examples(book_text, page):
-    # Every chapter is written now: a stub would be a regression, not a reason to skip.
-    assert written(page), f"{page} is a stub"
     for number in WORKED_EXAMPLE[page]:
         assert number in book_text, f"{page}: {number} not in the PDF"
 
@@ -186,9 +177,8 @@ def test_handout_has_its_title_and_only_its_chapters(handout_pdf, built_pdf):
 def test_handout_shows_the_worked_examples(handout_pdf):
     text = pdf_text(handout_pdf)
     for page in HANDOUT:
-        if written(page):
-            for number in WORKED_EXAMPLE[page]:
-                assert number in text, f"{page}: {number} not in the handout"
+        for number in WORKED_EXAMPLE[page]:
+            assert number in text, f"{page}: {number} not in the handout"
     assert "??" not in text
 
 

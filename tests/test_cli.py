@@ -325,8 +325,10 @@ def test_demo_numbers_are_run_screenings(folder, capsys):
     status, out, err = run(["report", "--demo", "breast-cancer", "--resamples", "200", "--out", "demo",
                             "--figures", "figures"], capsys)
     assert status == 0 and err == ""
-    result = em.run_screening(seed=0, folds=5, penalty=1.0, false_positive_cost=1.0, false_negative_cost=20.0,
-                              resamples=200)
+    from evalmetrics.handbook import run_screening
+
+    result = run_screening(seed=0, folds=5, penalty=1.0, false_positive_cost=1.0, false_negative_cost=20.0,
+                           resamples=200)
     numbers = json.loads((folder / "demo" / "report.json").read_text())
     assert (numbers["n_tumours"], numbers["n_malignant"], numbers["bayes_threshold"]) == (
         result.n_tumours, result.n_malignant, result.bayes_threshold)

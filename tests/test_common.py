@@ -30,20 +30,12 @@ from hypothesis import strategies as st
 
 import evalmetrics as em
 from evalmetrics.arrays import UndefinedMetricWarning
+from helpers import TOL, assert_close, flat
 
 
-def flat(value):
-    """Any result (number, array, tuple of either) as one flat float array."""
-    if isinstance(value, (tuple, list)):
-        return np.concatenate([flat(v) for v in value]) if value else np.array([])
-    return np.atleast_1d(np.asarray(value, dtype=float)).ravel()
-
-
-def assert_same(a, b, tol=1e-12):
+def assert_same(a, b, tol=TOL):
     """Equal results: NaN where the other is NaN, otherwise within ``tol`` (relative for big counts)."""
-    a, b = flat(a), flat(b)
-    assert a.shape == b.shape
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol, equal_nan=True)
+    assert_close(flat(a), flat(b), tol=tol, relative=True)
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests of evalmetrics.comparisons: every function against scikit-learn or SciPy."""
+"""Tests of evalmetrics.handbook.comparisons: every function against scikit-learn or SciPy."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import evalmetrics as em
-from evalmetrics import comparisons
-from evalmetrics.comparisons import (FITTED_TOLERANCE, METRIC_TOLERANCE, NO_COUNTERPART, REGISTRY,
-                                     SIGMOID_TOLERANCE, Comparison, compare_all, format_table)
+from evalmetrics.handbook.comparisons import (FITTED_TOLERANCE, METRIC_TOLERANCE, NO_COUNTERPART, REGISTRY,
+                                              SIGMOID_TOLERANCE, Comparison, compare_all, format_table)
+from evalmetrics.handbook.comparisons._core import _gap, _mismatches
 
 SPLITTERS = {"k_fold", "stratified_k_fold", "group_k_fold", "time_series_split"}
 FITTED = {"LogisticRegression", "PlattScaling"}
@@ -108,7 +108,7 @@ def test_default_roc_curve_drops_points_but_not_area():
     ours = em.roc_curve(units.y_true, units.y_score)
     fpr, tpr, _ = roc_curve(units.y_true, units.y_score)  # drop_intermediate=True by default
     assert len(fpr) < len(ours.false_positive_rate)
-    assert comparisons._gap(ours.false_positive_rate, fpr) == math.inf
+    assert _gap(ours.false_positive_rate, fpr) == math.inf
     assert auc(fpr, tpr) == pytest.approx(em.roc_auc(units.y_true, units.y_score), abs=1e-15)
 
 
@@ -161,34 +161,34 @@ def test_stratified_folds_refuse_what_scikit_learn_only_warns_about():
 # ---------------------------------------------------------------------------
 
 def test_gap_counts_matching_nan_and_infinity_as_equal():
-    assert comparisons._gap([np.nan, np.inf, 1.0], [np.nan, np.inf, 1.0]) == 0.0
+    assert _gap([np.nan, np.inf, 1.0], [np.nan, np.inf, 1.0]) == 0.0
 
 
 def test_gap_counts_nan_against_a_number_as_infinite():
-    assert comparisons._gap([np.nan, 1.0], [0.5, 1.0]) == math.inf
+    assert _gap([np.nan, 1.0], [0.5, 1.0]) == math.inf
 
 
 def test_gap_counts_a_shape_mismatch_as_infinite():
-    assert comparisons._gap([1.0, 2.0], [1.0, 2.0, 3.0]) == math.inf
+    assert _gap([1.0, 2.0], [1.0, 2.0, 3.0]) == math.inf
 
 
 def test_gap_is_absolute_up_to_one():
-    assert comparisons._gap([0.25, 0.5, 1.0], [0.25, 0.75, 0.875]) == 0.25
+    assert _gap([0.25, 0.5, 1.0], [0.25, 0.75, 0.875]) == 0.25
 
 
 def test_gap_is_relative_above_one():
     # 0.5 on 2.5 and 1 on 200: weighted counts and costs are compared by size.
-    assert comparisons._gap([2.0, 201.0], [2.5, 200.0]) == pytest.approx(0.2, abs=1e-15)
+    assert _gap([2.0, 201.0], [2.5, 200.0]) == pytest.approx(0.2, abs=1e-15)
 
 
 def test_mismatches_count_differing_indices():
     folds = em.k_fold(6, n_splits=3)
     same = [(fold.train, fold.test) for fold in folds]
-    assert comparisons._mismatches(folds, same) == 0
+    assert _mismatches(folds, same) == 0
     shifted = [(fold.train, fold.test + 0) for fold in folds]
     shifted[0] = (folds[0].train, np.array([0, 2]))
-    assert comparisons._mismatches(folds, shifted) == 1
-    assert comparisons._mismatches(folds, same[:2]) >= 10**6  # a missing fold
+    assert _mismatches(folds, shifted) == 1
+    assert _mismatches(folds, same[:2]) >= 10**6  # a missing fold
 
 
 # ---------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def test_table_shows_exact_zero_and_small_differences():
 
 
 def test_script_prints_the_table():
-    output = subprocess.run([sys.executable, "-W", "error", "-m", "evalmetrics.comparisons"], capture_output=True,
+    output = subprocess.run([sys.executable, "-W", "error", "-m", "evalmetrics.handbook.comparisons"], capture_output=True,
                             text=True, check=True).stdout
     rows = [line for line in output.splitlines() if line.startswith("| `")]
     assert len(rows) == len(REGISTRY)

@@ -25,6 +25,7 @@ from evalmetrics.curves import (
     threshold_table,
 )
 from evalmetrics.worked_example import twelve_units
+from helpers import assert_close
 
 UNITS = twelve_units()
 Y, S = UNITS.y_true, UNITS.y_score
@@ -44,12 +45,6 @@ WORKED_ROWS = [
     (0.15, 4, 7, 1.0, 0.875, 0.3636),
     (0.10, 4, 8, 1.0, 1.0, 0.3333),
 ]
-
-
-def _assert_close(a, b, tol=1e-12):
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    assert a.shape == b.shape
-    assert np.max(np.abs(a - b), initial=0.0) <= tol
 
 
 # ---------------------------------------------------------------------------
@@ -229,8 +224,8 @@ def test_roc_curve_matches_sklearn(case):
     ours = roc_curve(y, s, sample_weight=w, **kw)
     fpr, tpr, thresholds = skm.roc_curve(y, s, sample_weight=w, drop_intermediate=False, **kw)
     assert np.array_equal(ours.thresholds, thresholds)
-    _assert_close(ours.false_positive_rate, fpr)
-    _assert_close(ours.true_positive_rate, tpr)
+    assert_close(ours.false_positive_rate, fpr)
+    assert_close(ours.true_positive_rate, tpr)
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -251,8 +246,8 @@ def test_precision_recall_curve_is_sklearns_reversed_without_its_last_point(case
     # scikit-learn appends (recall 0, precision 1) with no threshold.
     assert (precision[-1], recall[-1]) == (1.0, 0.0)
     assert np.array_equal(ours.thresholds, thresholds[::-1])
-    _assert_close(ours.precision, precision[:-1][::-1])
-    _assert_close(ours.recall, recall[:-1][::-1])
+    assert_close(ours.precision, precision[:-1][::-1])
+    assert_close(ours.recall, recall[:-1][::-1])
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -1,5 +1,6 @@
 """Package-level promises: numpy is the only hard dependency, every public
-name is documented with a runnable example, and the public API is flat."""
+name (of the library and of its companion, evalmetrics.handbook) is
+documented with a runnable example, and the public API is flat."""
 
 import inspect
 import subprocess
@@ -7,6 +8,7 @@ import sys
 import textwrap
 
 import evalmetrics
+import evalmetrics.handbook
 
 BLOCK_OPTIONAL = textwrap.dedent(
     """
@@ -42,13 +44,14 @@ def test_import_needs_only_numpy():
 
 
 def _public_callables():
-    for name in sorted(set(dir(evalmetrics))):
-        if name.startswith("_"):
-            continue
-        obj = getattr(evalmetrics, name)
-        if inspect.isfunction(obj) or inspect.isclass(obj):
-            if getattr(obj, "__module__", "").startswith("evalmetrics"):
-                yield name, obj
+    for namespace in (evalmetrics, evalmetrics.handbook):
+        for name in sorted(set(dir(namespace))):
+            if name.startswith("_"):
+                continue
+            obj = getattr(namespace, name)
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                if getattr(obj, "__module__", "").startswith("evalmetrics"):
+                    yield name, obj
 
 
 def test_every_public_name_has_a_docstring():

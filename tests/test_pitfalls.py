@@ -1,4 +1,4 @@
-"""Tests of evalmetrics.pitfalls and evalmetrics.plotting.pitfalls.
+"""Tests of evalmetrics.handbook.pitfalls and evalmetrics.handbook.plotting.pitfalls.
 
 Deterministic demonstrations (twelve units, graded parts, six households)
 are checked against the handbook's printed values and exact fractions
@@ -18,11 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalmetrics import pitfalls as P
+from evalmetrics.handbook import pitfalls as P
+from evalmetrics.handbook.pitfalls._common import _binormal
+from evalmetrics.handbook.pitfalls.regression import _trend_forecast
 from evalmetrics.curves import roc_auc
 from evalmetrics.worked_example import twelve_units
-
-TOL = 1e-12
+from helpers import TOL
 
 
 def close(value, fraction):
@@ -163,7 +164,7 @@ def test_trapezoid_lands_below_ap_on_a_fine_curve(seed):
 
     r = P.trapezoid_on_fine_curve(seed=seed)
     assert r.wrong < r.right
-    y, s = P._binormal(1980, 20, seed)
+    y, s = _binormal(1980, 20, seed)
     assert abs(r.right - average_precision_score(y, s)) <= TOL
 
 
@@ -338,7 +339,7 @@ def test_mape_near_zero():
     r = P.mape_near_zero(seed=0)
     assert r.mape > 1e10 and r.mape_sale_days < 5
     assert r.zero_days_tested > 0 and r.zero_days == int(np.sum(demand_series(seed=0) == 0))
-    sales, days, _, test, line = P._trend_forecast(0)
+    sales, days, _, test, line = _trend_forecast(0)
     theirs = mean_absolute_percentage_error(sales[test], np.polyval(line, days[test]))
     assert abs(r.mape / theirs - 1) <= TOL
 
@@ -412,7 +413,7 @@ def pyplot():
 
 
 def test_plot_tie_staircases(pyplot):
-    from evalmetrics.plotting.pitfalls import plot_tie_staircases
+    from evalmetrics.handbook.plotting.pitfalls import plot_tie_staircases
 
     u = twelve_units()
     fig = plot_tie_staircases(u.y_true, u.y_score)
@@ -424,7 +425,7 @@ def test_plot_tie_staircases(pyplot):
 
 
 def test_plot_pr_areas(pyplot):
-    from evalmetrics.plotting.pitfalls import plot_pr_areas
+    from evalmetrics.handbook.plotting.pitfalls import plot_pr_areas
 
     fig = plot_pr_areas({"hard predictions": P.hard_prediction_data()})
     visible = [ax for ax in fig.axes if ax.get_visible()]
@@ -434,7 +435,7 @@ def test_plot_pr_areas(pyplot):
 
 
 def test_plot_pr_areas_rejects_no_cases(pyplot):
-    from evalmetrics.plotting.pitfalls import plot_pr_areas
+    from evalmetrics.handbook.plotting.pitfalls import plot_pr_areas
 
     with pytest.raises(ValueError, match="cases"):
         plot_pr_areas({})

@@ -1,6 +1,6 @@
 """Tests of evalmetrics.rates: the handbook's numbers, scikit-learn, properties, bad input.
 
-"Handbook" below means the seed text evaluation-metrics-handbook.txt, section
+"Handbook" below means the Evaluation Metrics Handbook (this book), section
 "Worked example" (twelve units at threshold 0.5; three classes), section
 "Imbalance and chance-corrected measures" (Bayes' rule), section "F1 and
 F-beta" (the harmonic-mean pull) and "Pitfalls" (the positive-class swap).

@@ -1,4 +1,4 @@
-"""Tests of evalmetrics.screening, the breast-cancer screening evaluation.
+"""Tests of evalmetrics.handbook.screening, the breast-cancer screening evaluation.
 
 The split is deterministic given the seed, so the data counts are asserted
 exactly.  The handbook's conclusions are asserted as conclusions; its
@@ -16,9 +16,9 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 from sklearn.model_selection import StratifiedKFold
 
-from evalmetrics import screening
+from evalmetrics.handbook import screening
 from evalmetrics.datasets import breast_cancer
-from evalmetrics.screening import run_screening
+from evalmetrics.handbook.screening import run_screening
 
 matplotlib.use("Agg")
 
@@ -355,7 +355,7 @@ def test_unknown_rule(result):
 def test_figures(result):
     import matplotlib.pyplot as plt
 
-    from evalmetrics.plotting import studies as figures
+    from evalmetrics.handbook.plotting import studies as figures
 
     fig = figures.plot_screening_reliability(result)
     assert [ax.get_title() for ax in fig.axes[:3]] == [m.name for m in result.models]

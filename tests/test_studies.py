@@ -1,4 +1,4 @@
-"""Tests of evalmetrics.studies and of the figures drawn from its results.
+"""Tests of evalmetrics.handbook.studies and of the figures drawn from its results.
 
 The studies are random, so the handbook's printed numbers (from its own
 generator) are not asserted digit for digit; what is asserted are the
@@ -16,7 +16,7 @@ from sklearn import metrics as skm
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
-from evalmetrics import studies
+from evalmetrics.handbook import studies
 from evalmetrics.datasets import gaussian_classes
 
 matplotlib.use("Agg")
@@ -345,7 +345,7 @@ def test_three_class_fold_count():
 def test_imbalance_figure(imbalance):
     import matplotlib.pyplot as plt
 
-    from evalmetrics.plotting.studies import plot_imbalance_curves
+    from evalmetrics.handbook.plotting.studies import plot_imbalance_curves
 
     fig = plot_imbalance_curves(imbalance)
     roc_ax, pr_ax = fig.axes
@@ -358,7 +358,7 @@ def test_imbalance_figure(imbalance):
 def test_ab_figure(ab):
     import matplotlib.pyplot as plt
 
-    from evalmetrics.plotting.studies import plot_ab_comparison
+    from evalmetrics.handbook.plotting.studies import plot_ab_comparison
 
     fig = plot_ab_comparison(ab)
     roc_ax, pr_ax = fig.axes

@@ -266,87 +266,68 @@ class _Page:
             return "; ".join(parts)
         return "(" + "; ".join(parts) + ")"
 
-    # ---- inline roles
+    # ---- inline roles: the ones the book uses, each in _ROLES below
 
     def role(self, name: str, text: str) -> str:
+        convert = _ROLES.get(name)
+        if convert is None:
+            raise ValueError(f"role {{{name}}} is not one the book uses ({', '.join(sorted(_ROLES))}); "
+                             "add its conversion to _ROLES in tools/notebooks.py")
         explicit = re.match(r"^(.*?)\s*<([^<>]+)>$", text, re.DOTALL)
         title, target = (explicit.group(1), explicit.group(2)) if explicit else (None, text)
-        if name in ("glue:text",):
-            key, _, spec = text.rpartition(":") if ":" in text else (text, "", "")
-            if key not in self.glue:
-                self.problems.append(f"glue key {key!r} not found")
-                return key
-            try:
-                return _format_text(self.glue[key], spec)
-            except (KeyError, ValueError, TypeError) as error:
-                self.problems.append(f"glue key {key!r} cannot be formatted with {spec!r}: {error}")
-                return key
-        if name in ("glue", "glue:", "glue:any"):
-            return self.glue_markdown(text, inline=True)
-        if name == "glue:md":
-            return self.glue_markdown(text.rsplit(":", 1)[0] if ":" in text else text,
-                                      inline=True)
-        if name == "glue:math":
-            data = self.glue.get(text, {})
-            latex = data.get("text/latex", text).strip().strip("$")
-            return f"${latex}$"
-        if name.startswith("cite"):
-            return self.cite(text, textual=name in ("cite:t", "cite:ts", "cite:ct", "cite:cts"),
-                             brackets=name not in ("cite:alp", "cite:alps"))
-        if name in ("ref", "doc", "any"):
-            if title:
-                return title
-            if name == "doc":
-                doc = str((Path(self.docname).parent / target).as_posix())
-                doc = re.sub(r"\.(md|ipynb)$", "", doc).lstrip("./")
-                return self.book.titles.get(doc, self.book.titles.get(target, target))
-            found = self.book.targets.get(target)
-            if found is None:
-                self.problems.append(f"reference {target!r} not found")
-                return target
-            return found[1]
-        if name == "numref":
-            found = self.number(target)
-            if found is None:
-                self.problems.append(f"numbered target {target!r} not found")
-                return title or target
-            kind, number = found
-            if title:
-                return (title.replace("%s", number).replace("{number}", number)
-                        .replace("{name}", self.book.targets.get(target, ("", ""))[1]))
-            return (self.book.numfig_format.get(kind, "%s").replace("%s", number)
-                    + self.elsewhere(target))
-        if name == "eq":
-            if title:
-                return title
-            found = self.number(target, ("equation",))
-            if found is None:
-                self.problems.append(f"equation {target!r} not found")
-                return target
-            return self.book.eqref_format.format(number=found[1]) + self.elsewhere(target)
-        if name == "prf:ref":
-            if title:
-                return title
-            found = self.number(target)
-            if found is None:
-                self.problems.append(f"proof target {target!r} not found")
-                return target
-            return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
-        if name == "math":
-            return f"${text}$"
-        if name in ("code", "literal", "file", "samp", "command", "program"):
-            return f"`{text}`"
-        if name == "kbd":
-            return f"<kbd>{text}</kbd>"
-        if name in ("sub", "subscript"):
-            return f"<sub>{text}</sub>"
-        if name in ("sup", "superscript"):
-            return f"<sup>{text}</sup>"
-        if name == "abbr":
-            return re.sub(r"\s*\(.*\)$", "", text)
-        if name == "index":
-            return ""
-        return title if title else text  # term, download, guilabel, ...
+        return convert(self, text, title, target)
+
+    def glue_text(self, text: str, title: str | None, target: str) -> str:
+        key, _, spec = text.rpartition(":") if ":" in text else (text, "", "")
+        if key not in self.glue:
+            self.problems.append(f"glue key {key!r} not found")
+            return key
+        try:
+            return _format_text(self.glue[key], spec)
+        except (KeyError, ValueError, TypeError) as error:
+            self.problems.append(f"glue key {key!r} cannot be formatted with {spec!r}: {error}")
+            return key
+
+    def glue_md(self, text: str, title: str | None, target: str) -> str:
+        return self.glue_markdown(text.rsplit(":", 1)[0] if ":" in text else text, inline=True)
+
+    def ref(self, text: str, title: str | None, target: str) -> str:
+        if title:
+            return title
+        found = self.book.targets.get(target)
+        if found is None:
+            self.problems.append(f"reference {target!r} not found")
+            return target
+        return found[1]
+
+    def numref(self, text: str, title: str | None, target: str) -> str:
+        found = self.number(target)
+        if found is None:
+            self.problems.append(f"numbered target {target!r} not found")
+            return title or target
+        kind, number = found
+        if title:
+            return (title.replace("%s", number).replace("{number}", number)
+                    .replace("{name}", self.book.targets.get(target, ("", ""))[1]))
+        return self.book.numfig_format.get(kind, "%s").replace("%s", number) + self.elsewhere(target)
+
+    def eq(self, text: str, title: str | None, target: str) -> str:
+        if title:
+            return title
+        found = self.number(target, ("equation",))
+        if found is None:
+            self.problems.append(f"equation {target!r} not found")
+            return target
+        return self.book.eqref_format.format(number=found[1]) + self.elsewhere(target)
+
+    def prf_ref(self, text: str, title: str | None, target: str) -> str:
+        if title:
+            return title
+        found = self.number(target)
+        if found is None:
+            self.problems.append(f"proof target {target!r} not found")
+            return target
+        return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
 
     def inline(self, text: str) -> str:
         """Rewrite roles, labelled links and ``$$ (label)`` outside of code spans."""
@@ -562,6 +543,21 @@ class _Page:
 
     def convert(self, source: str) -> str:
         return "\n".join(self.blocks(source.split("\n"))).strip("\n")
+
+
+# The roles of the book's Markdown, and how each reads in plain Markdown.  A role
+# not listed here fails the conversion: a new one gets its conversion first.
+_ROLES = {
+    "glue:text": _Page.glue_text,
+    "glue:md": _Page.glue_md,
+    "cite": lambda page, text, title, target: page.cite(text, textual=False),
+    "cite:t": lambda page, text, title, target: page.cite(text, textual=True),
+    "cite:alp": lambda page, text, title, target: page.cite(text, textual=False, brackets=False),
+    "ref": _Page.ref,
+    "numref": _Page.numref,
+    "eq": _Page.eq,
+    "prf:ref": _Page.prf_ref,
+}
 
 
 def _split_options(body: list[str]) -> tuple[dict, list[str]]:

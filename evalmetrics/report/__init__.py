@@ -8,7 +8,7 @@
 ``content``            what the report says, as a :class:`Document`
 ``document``           Markdown and self-contained HTML rendering
 ``figures``            ROC, precision-recall, reliability and cost figures
-``demo``               the screening demo rendered from :func:`run_screening`
+``demo``               the screening demo rendered from :func:`~evalmetrics.handbook.run_screening`
 ``commands``           both commands end to end
 ``output``             writing all files at once, or none
 ``progress``           a dependency-free progress bar on stderr

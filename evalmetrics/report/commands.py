@@ -183,7 +183,7 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
     command, out, figures_dir, progress
         As in :func:`csv_report`.
     seed, folds, penalty, false_positive_cost, false_negative_cost, resamples
-        As in :func:`evalmetrics.run_screening`.
+        As in :func:`evalmetrics.handbook.run_screening`.
 
     Returns
     -------
@@ -199,7 +199,7 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
     >>> print(text.splitlines()[1])
     569 tumours, 30 features, 212 malignant (37.3 %); test set locked first: 143 tumours, 53 malignant
     """
-    from ..screening import run_screening
+    from ..handbook.screening import run_screening
     from .demo import demo_document, demo_figures, demo_summary
     from .figures import matplotlib_available
     from .output import check_target, publish

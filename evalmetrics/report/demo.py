@@ -1,6 +1,6 @@
-"""The screening demo as a report: :func:`evalmetrics.run_screening` rendered, nothing recomputed.
+"""The screening demo as a report: :func:`evalmetrics.handbook.run_screening` rendered, nothing recomputed.
 
-Every number here is read from the :class:`~evalmetrics.ScreeningResult`
+Every number here is read from the :class:`~evalmetrics.handbook.ScreeningResult`
 that the handbook's "In practice" chapter glues into its text, so the
 command line and the book cannot disagree.  The three figures are the
 chapter's own plotting functions.
@@ -58,7 +58,7 @@ def demo_summary(result, *, written=None):
 
     Examples
     --------
-    >>> from evalmetrics import run_screening
+    >>> from evalmetrics.handbook import run_screening
     >>> print(demo_summary(run_screening(resamples=20)).splitlines()[2])
     seed 0, 5 folds, penalty 1, cost of a false alarm 1, of a missed malignant tumour 20, 20 bootstrap resamples
     """
@@ -105,11 +105,11 @@ def demo_figures(result):
 
     Examples
     --------
-    >>> from evalmetrics import run_screening
+    >>> from evalmetrics.handbook import run_screening
     >>> [figure.name for figure in demo_figures(run_screening(resamples=20))]
     ['screening-reliability.png', 'screening-costs.png', 'screening-bootstrap.png']
     """
-    from ..plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
+    from ..handbook.plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
     from .figures import figure_png
 
     return [
@@ -140,7 +140,7 @@ def demo_document(result, *, command, figures=()):
 
     Examples
     --------
-    >>> from evalmetrics import run_screening
+    >>> from evalmetrics.handbook import run_screening
     >>> document = demo_document(run_screening(resamples=20), command="(doctest)")
     >>> [section.title for section in document.sections][-3:]
     ['Thresholds and test costs', 'Test set', 'Paired differences']

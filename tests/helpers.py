@@ -1,0 +1,37 @@
+"""Helpers shared by the test files: comparing results with a tolerance.
+
+The test files import it by name (``from helpers import assert_close``):
+pytest puts ``tests/`` on ``sys.path`` for the files in it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Metrics are sums and ratios of the same counts as scikit-learn's, so they
+# agree to rounding; 1e-12 leaves room for a different order of summation.
+TOL = 1e-12
+
+
+def flat(value):
+    """Any result (number, array, tuple or list of either) as one flat float array."""
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([flat(v) for v in value]) if value else np.array([])
+    return np.atleast_1d(np.asarray(value, dtype=float)).ravel()
+
+
+def assert_close(actual, expected, *, tol=TOL, relative=False):
+    """Assert two results equal up to ``tol``: same shape, NaN where the other is NaN.
+
+    Arrays keep their shape (a transposed matrix fails); a tuple or list
+    (a named-tuple result, several arrays) is compared flattened, so a
+    missing or extra element fails too.  The difference is absolute; with
+    ``relative=True`` it may also be ``tol`` times the expected value (for
+    large counts and sums).
+    """
+    if isinstance(actual, (tuple, list)) or isinstance(expected, (tuple, list)):
+        a, b = flat(actual), flat(expected)
+    else:
+        a, b = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
+    assert a.shape == b.shape, f"shapes differ: {a.shape} against {b.shape}"
+    np.testing.assert_allclose(a, b, rtol=tol if relative else 0.0, atol=tol, equal_nan=True)
