@@ -87,8 +87,12 @@ def prose(text: str) -> str:
 
 # A typed result: a decimal, a fraction, a percentage, or an integer of two digits
 # or more.  One-digit integers are the structure of an argument ("two classes",
-# "step 3"); numbers given in the exercise's statement are its data.
-TYPED = re.compile(r"(?<![\w.\\])(\d+\.\d+|\d+/\d+|\d+\s*%|\d{2,})(?![\w])")
+# "step 3"); numbers given in the exercise's statement are its data.  Two forms
+# are names, not results: ``0/0``, the undefined ratio a convention fills, and the
+# level of an interval ("a 95 % Wilson interval", "at the 95 % level"), which
+# names the kind of interval as "Wilson" does.
+TYPED = re.compile(r"(?<![\w.\\])(?!0/0(?!\w))(?!\d+\s*%\s+(?:[A-Z]\w+\s+)?(?:interval|level)\b)"
+                   r"(\d+\.\d+|\d+/\d+|\d+\s*%|\d{2,})(?![\w])")
 
 
 # ------------------------------------------------------------------ sources
@@ -147,16 +151,40 @@ def test_solutions_are_worked_and_their_numbers_glued(page):
         given = set(TYPED.findall(prose(exercise["body"])))
         typed = [n for n in TYPED.findall(text) if n not in given]
         assert not typed, f"{page} {label}: typed numbers {typed}; glue them"
-        for key in re.findall(r"\{glue:text\}`([^`:]+)", solution["body"]):
+        for key in re.findall(r"\{glue:(?:text|md)\}`([^`:]+)", solution["body"]):
             # glued by a call in a code cell of the page (keep(...) asserts it)
-            assert re.search(rf"""["']{re.escape(key)}["']""", source), \
+            assert any(template.fullmatch(key) for template in glued_keys(source)), \
                 f"{page} {label}: glue key {key!r} is never computed"
+
+
+def glued_keys(source: str) -> list[re.Pattern]:
+    """The keys a page's code can glue: its string literals, and its f-strings as
+    patterns (``f"ex-{tag}-cost"`` stands for every key a loop builds from it)."""
+    templates = []
+    for prefix, _, text in re.findall(r"""(?<!\w)(f?)(["'])(.*?)\2""", source):
+        if prefix and "{" in text:
+            parts = re.split(r"\{[^{}]*\}", text)
+            templates.append(re.compile(r"[\w.-]+".join(re.escape(p) for p in parts)))
+        else:
+            templates.append(re.compile(re.escape(text)))
+    return templates
+
+
+def test_glued_keys_reads_literals_and_f_strings():
+    keys = glued_keys("""keep("ex-a", 1)\nfor t in x:\n    keep(f"ex-b-{t}-cost", 2)""")
+    assert any(k.fullmatch("ex-a") for k in keys)
+    assert any(k.fullmatch("ex-b-095-cost") for k in keys)
+    assert not any(k.fullmatch("ex-c") or k.fullmatch("ex-b-095-sum") for k in keys)
 
 
 def test_the_typed_number_check_can_fail():
     assert TYPED.findall(prose("The AUC is 0.7969, so 83/120 of 12 pairs, or 75 %.")) == \
         ["0.7969", "83/120", "12", "75 %"]
     assert TYPED.findall(prose("It is {glue:text}`ex-auc:.4f` (see `x = 0.5`) in step 3.")) == []
+    # the undefined ratio and an interval's level are names; a result next to them is not
+    assert TYPED.findall(prose("Precision 0/0 is set to 0; a 95 % Wilson interval, at the 90 % level.")) == []
+    assert TYPED.findall(prose("Precision 0/0 or 10/20 is 95 % of the interval, 0/1 or 0/00.")) == \
+        ["10/20", "95 %", "0/1", "0/00"]
 
 
 # --------------------------------------------------------------- notebooks
