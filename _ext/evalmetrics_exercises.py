@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.transforms import SphinxTransform
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
@@ -53,18 +54,33 @@ class SolutionEditions(SphinxPostTransform):
             return
         if self.app.builder.format != "latex":
             return
-        exercises = [node for node in self.document.findall(
-            lambda n: isinstance(n, (exercise_node, exercise_enumerable_node)))]
-        if not exercises:
-            return
-        last = exercises[-1]
-        section = last.parent
-        for node in solutions:
-            node.parent.remove(node)
-        heading = nodes.rubric(text="Solutions")
-        section += heading
-        for node in solutions:
-            section += node
+        # The LaTeX builder resolves one doctree that holds every chapter, each under
+        # its start_of_file node: gather each chapter's solutions after its own last
+        # exercise, so that a reader meets them at the end of that chapter and their
+        # references to the chapter's figures and theorems keep the chapter's names.
+        chapters = {}
+        for node in self.document.findall(
+                lambda n: isinstance(n, (exercise_node, exercise_enumerable_node, solution_node))):
+            chapters.setdefault(id(_chapter_of(node)), []).append(node)
+        for found in chapters.values():
+            exercises = [n for n in found if not isinstance(n, solution_node)]
+            answers = [n for n in found if isinstance(n, solution_node)]
+            if not exercises or not answers:
+                continue
+            section = exercises[-1].parent
+            for node in answers:
+                node.parent.remove(node)
+            section += nodes.rubric(text="Solutions")
+            for node in answers:
+                section += node
+
+
+def _chapter_of(node):
+    """The start_of_file node of a chapter in the LaTeX builder's whole-book doctree
+    (the document itself when the doctree is one page)."""
+    while node.parent is not None and not isinstance(node, addnodes.start_of_file):
+        node = node.parent
+    return node
 
 
 class ExerciseMarks(SphinxTransform):

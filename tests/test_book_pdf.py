@@ -247,6 +247,20 @@ def test_instructor_edition_has_every_solution(instructor_pdf):
     assert text.count("solution to exercise") == count
 
 
+def test_instructor_edition_answers_each_chapter_before_the_next(instructor_pdf):
+    # Each chapter's solutions follow its own exercises, not the last chapter's.
+    from test_exercises import exercises, solutions
+
+    text = plain_text(instructor_pdf)
+
+    def first(blocks):
+        return min(text.find(p) for b in blocks for p in _phrases(b["body"]) if p in text)
+
+    for page, following in zip(HANDOUT, HANDOUT[1:]):
+        assert first(solutions(page).values()) < first(exercises(following)), \
+            f"{page}: its solutions come after the exercises of {following}"
+
+
 def test_book_pdf_has_the_solutions(built_pdf):
     from test_exercises import solutions, teaching_chapters
 
