@@ -4,8 +4,9 @@
 #   make book      set up .venv and build the HTML book under _build/html, with a
 #                  downloadable notebook per page under _build/html/_sources/
 #   make pdf       the whole book as one PDF: _build/latex/evalmetrics.pdf
-#   make handout PAGES="roc-auc calibration" [TITLE="..."]
-#                  a PDF of chosen pages: _build/handout/<pages>.pdf
+#   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes]
+#                  a PDF of chosen pages: _build/handout/<pages>-student.pdf, exercises
+#                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf
 #   make system    install the Debian packages the PDF and the browser test need
 #   make expected-outputs
 #                  record the outputs of the cells marked # NBVAL_CHECK_OUTPUT
@@ -24,6 +25,7 @@ BUILD  := $(JB) build -n -W --keep-going
 LOCK   := mkdir -p _build && flock _build/.lock
 PAGES  ?=
 TITLE  ?=
+SOLUTIONS ?= no
 
 # Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
@@ -56,8 +58,8 @@ pdf: $(STAMP) tex
 	@echo "PDF: _build/latex/evalmetrics.pdf"
 
 handout: $(STAMP) tex
-	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."]'; exit 2; }
-	$(LOCK) $(BIN)/python tools/handout.py --title "$(TITLE)" $(PAGES)
+	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no]'; exit 2; }
+	$(LOCK) $(BIN)/python tools/handout.py --title "$(TITLE)" --solutions "$(SOLUTIONS)" $(PAGES)
 
 # apt-get only for what is missing; a clear message instead when not root.
 tex:

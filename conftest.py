@@ -271,13 +271,16 @@ def built_pdf() -> Path:
 
 @pytest.fixture(scope="session")
 def handout():
-    """A function building (if stale) the handout of some pages; returns its PDF."""
+    """A function building (if stale) the handout of some pages, the student edition
+    or with ``solutions=True`` the instructor edition; returns its PDF."""
 
-    def build(pages: list[str], title: str = "") -> Path:
-        pdf = BUILD / "handout" / f"{'-'.join(pages)}.pdf"
+    def build(pages: list[str], title: str = "", solutions: bool = False) -> Path:
+        edition = "instructor" if solutions else "student"
+        pdf = BUILD / "handout" / f"{'-'.join(pages)}-{edition}.pdf"
         with build_lock("handout"):
             if not fresh(pdf):
-                run_make("handout", f"PAGES={' '.join(pages)}", f"TITLE={title}")
+                run_make("handout", f"PAGES={' '.join(pages)}", f"TITLE={title}",
+                         f"SOLUTIONS={'yes' if solutions else 'no'}")
         if not pdf.is_file():
             pytest.fail(f"make handout wrote no {pdf}", pytrace=False)
         return pdf

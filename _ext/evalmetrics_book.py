@@ -230,7 +230,7 @@ def book_references(app) -> notebooks.Book:
     std = env.domaindata.get("std", {})
     for label, (doc, node_id, text) in std.get("labels", {}).items():
         book.targets[label] = (doc, text or book.titles.get(doc, label))
-        for kind in ("figure", "table", "code-block"):
+        for kind in ("figure", "table", "code-block", "exercise"):
             number = env.toc_fignumbers.get(doc, {}).get(kind, {}).get(node_id)
             if number:
                 book.numbers[label] = (kind, ".".join(map(str, number)))
@@ -355,6 +355,18 @@ def _write_notebooks(app) -> None:
             logger.warning(f"notebook download: raw MyST left ({kind})", location=docname)
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(converted, target)
+        # The worked solutions of the page's exercises, a notebook of their own.
+        solutions, more = notebooks.solutions_notebook(
+            nb, book, docname=docname, srcdir=Path(app.srcdir))
+        if solutions is not None:
+            for problem in more:
+                logger.warning(f"solutions notebook: {problem}", location=docname)
+            text = "\n".join(c.source for c in solutions.cells if c.cell_type == "markdown")
+            for kind in notebooks.leftover_myst(text):
+                logger.warning(f"solutions notebook: raw MyST left ({kind})", location=docname)
+                more = [*more, kind]
+            nbformat.write(solutions, outdir / f"{docname}-solutions.ipynb")
+            problems = [*problems, *more]
         if not problems and not leftovers:
             written[docname] = key
     manifest_path.parent.mkdir(parents=True, exist_ok=True)

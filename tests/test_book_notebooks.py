@@ -317,17 +317,13 @@ def test_clean_kernel_has_no_book_tooling(clean_kernel):
     assert not installed & {"myst-nb", "jupyter-book", "sphinx", "jupytext", "pytest"}
 
 
-@pytest.mark.book
-@pytest.mark.parametrize("page", chapter_pages())
-def test_notebook_runs_in_a_clean_kernel(downloads, clean_kernel, page, tmp_path, monkeypatch):
+def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch) -> list:
+    """Execute a notebook as a reader would; returns its error outputs."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     name, kernels = clean_kernel
-    nb = nbformat.read(downloads[page], as_version=4)
-    if not any(c.cell_type == "code" for c in nb.cells):
-        return  # a page of prose: nothing to run
     # A reader's plain kernel: no start-up files, nothing of the repository on the path,
     # and a folder of its own (the download folder) as working directory.
     monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
@@ -336,9 +332,35 @@ def test_notebook_runs_in_a_clean_kernel(downloads, clean_kernel, page, tmp_path
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
     NotebookClient(nb, km=manager, timeout=600,
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "error"]
-    assert not errors
+    return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+            if o.output_type == "error"]
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_notebook_runs_in_a_clean_kernel(downloads, clean_kernel, page, tmp_path, monkeypatch):
+    nb = nbformat.read(downloads[page], as_version=4)
+    if not any(c.cell_type == "code" for c in nb.cells):
+        return  # a page of prose: nothing to run
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch)
+
+
+def exercise_pages() -> list[str]:
+    return [page for page in chapter_pages()
+            if "{exercise}" in (ROOT / "book" / f"{page}.md").read_text(encoding="utf-8")]
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", exercise_pages())
+def test_solutions_notebook_runs_in_a_clean_kernel(built_site, clean_kernel, page, tmp_path,
+                                                   monkeypatch):
+    path = built_site / "_sources" / "book" / f"{page}-solutions.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch)
+    solved = [c for c in nb.cells if c.cell_type == "code" and "chapter-code" not in
+              c.metadata.get("tags", []) and "glue-stand-in" not in c.metadata.get("tags", [])]
+    assert all(c.outputs for c in solved if c.source.strip()), f"{page}: a solution printed nothing"
 
 
 def test_roles_may_span_lines(book):

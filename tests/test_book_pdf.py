@@ -183,6 +183,87 @@ def test_handout_shows_the_worked_examples(handout_pdf):
 
 
 def test_handout_latex_log_is_clean(handout_pdf):
-    log = handout_pdf.parent / "-".join(HANDOUT) / "_build" / "latex" / "handout.log"
+    log = handout_pdf.parent / handout_pdf.stem / "_build" / "latex" / "handout.log"
     assert latex_problems(log) == []
     assert raster_figures(log.with_suffix(".tex")) == []
+
+
+# ------------------------------------------------- the two editions of a handout
+
+
+def _phrases(text: str) -> list[str]:
+    """Runs of six or more plain words of a block's prose: text that pdftotext gives
+    back as written (no math, no roles, no code)."""
+    from test_exercises import prose
+
+    plain = re.sub(r"\$[^$]*\$", " | ", prose(text))
+    plain = re.sub(r"[*_>#]", " ", plain)
+    runs = re.findall(r"(?:\b[A-Za-z][a-z]+\b[ ,;]+){5,}\b[A-Za-z][a-z]+\b", plain)
+    return [squash(run).lower() for run in runs]
+
+
+def plain_text(pdf: Path) -> str:
+    """The PDF's text in reading order, lower case, words hyphenated at a line end
+    joined again, ligatures undone, whitespace squashed."""
+    import unicodedata
+
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    text = unicodedata.normalize("NFKC", text)
+    return squash(re.sub(r"(?<=[a-z])-\n(?=[a-z])", "", text)).lower()
+
+
+@pytest.fixture(scope="module")
+def instructor_pdf(handout) -> Path:
+    return handout(HANDOUT, HANDOUT_TITLE, solutions=True)
+
+
+def test_student_edition_has_the_exercises_and_no_solution(handout_pdf):
+    from test_exercises import exercises, solutions
+
+    text = plain_text(handout_pdf)
+    assert "solution to exercise" not in text
+    for page in HANDOUT:
+        assert exercises(page), f"{page}: no exercises"
+        for exercise in exercises(page):
+            assert any(p in text for p in _phrases(exercise["body"])), \
+                f"{page} {exercise['options']['label']}: the exercise is missing"
+        for label, solution in solutions(page).items():
+            leaked = [p for p in _phrases(solution["body"]) if p in text]
+            assert not leaked, f"{page} {label}: solution text in the student edition: {leaked}"
+
+
+def test_instructor_edition_has_every_solution(instructor_pdf):
+    from test_exercises import solutions
+
+    text = plain_text(instructor_pdf)
+    count = 0
+    for page in HANDOUT:
+        for label, solution in solutions(page).items():
+            phrases = _phrases(solution["body"])
+            assert phrases and any(p in text for p in phrases), \
+                f"{page} {label}: the solution is missing from the instructor edition"
+            count += 1
+    assert text.count("solution to exercise") == count
+
+
+def test_instructor_edition_answers_each_chapter_before_the_next(instructor_pdf):
+    # Each chapter's solutions follow its own exercises, not the last chapter's.
+    from test_exercises import exercises, solutions
+
+    text = plain_text(instructor_pdf)
+
+    def first(blocks):
+        return min(text.find(p) for b in blocks for p in _phrases(b["body"]) if p in text)
+
+    for page, following in zip(HANDOUT, HANDOUT[1:]):
+        assert first(solutions(page).values()) < first(exercises(following)), \
+            f"{page}: its solutions come after the exercises of {following}"
+
+
+def test_book_pdf_has_the_solutions(built_pdf):
+    from test_exercises import solutions, teaching_chapters
+
+    text = plain_text(built_pdf)
+    total = sum(len(solutions(page)) for page in teaching_chapters())
+    assert text.count("solution to exercise") == total

@@ -185,6 +185,31 @@ def test_keep_takes_expectations_by_keyword_only(glued):
         pages.keep("x", 0.5, 0.5)
 
 
+def test_keep_fraction_glues_the_fraction_as_markdown(glued):
+    import numpy as np
+
+    assert pages.keep_fraction("auc", np.float64(19 / 24), Fraction(38, 48)) == Fraction(19, 24)
+    assert glued["auc"].data == "19/24"
+    assert pages.keep_fraction("n", 3, 3) == 3 and glued["n"].data == "3"
+    assert pages.keep_fraction("area", 0.8125, Fraction(13, 16), denominator=32) == Fraction(13, 16)
+    assert glued["area"].data == "26/32"
+
+
+def test_keep_fraction_over_a_denominator_that_does_not_divide_is_an_error(glued):
+    with pytest.raises(ValueError, match=r"keep_fraction\('x'\): 1/3 is not a whole number of 1/4"):
+        pages.keep_fraction("x", 1 / 3, Fraction(1, 3), denominator=4)
+    assert glued == {}
+
+
+def test_keep_fraction_names_the_key_and_both_values_and_glues_nothing(glued):
+    with pytest.raises(AssertionError) as failure:
+        pages.keep_fraction("auc", 0.79, Fraction(19, 24))
+    assert str(failure.value) == "glue key 'auc': computed 0.79, expected exactly 19/24"
+    with pytest.raises(AssertionError, match="glue key 'x'"):
+        pages.keep_fraction("x", float("nan"), Fraction(1, 2))
+    assert glued == {}
+
+
 def test_glue_number_glues_plain_types(glued):
     import numpy as np
 

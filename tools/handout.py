@@ -1,11 +1,14 @@
-"""Build a PDF handout of chosen chapters:  python tools/handout.py [--title T] PAGE...
+"""Build a PDF handout of chosen chapters:  python tools/handout.py [--title T] [--solutions yes|no] PAGE...
 
 PAGE is a chapter's file name without ``.md`` (``roc-auc``, ``calibration``).  The
 handout is the book's landing page, the chosen chapters in the order given and
-the bibliography, with its own title.  It is built by Jupyter Book from a second table of
-contents (``--toc``) and a copy of ``_config.yml`` with the handout's title and
+the bibliography, with its own title.  ``--solutions no`` (the default) makes
+the student edition, whose exercises have no solutions; ``--solutions yes`` the
+instructor edition, with the solutions of each chapter after its exercises.
+It is built by Jupyter Book from a second table of contents (``--toc``) and a copy of ``_config.yml`` with the handout's title and
 file name (``--config``), in its own build folder
-``_build/handout/<pages>/``; the PDF is copied to ``_build/handout/<pages>.pdf``.
+``_build/handout/<pages>-<edition>/``; the PDF is copied to
+``_build/handout/<pages>-<edition>.pdf`` (edition ``student`` or ``instructor``).
 
 Cross-references into chapters that are not part of the handout cannot resolve;
 they are printed as plain text.  Sphinx warns about each one: those warnings
@@ -73,7 +76,8 @@ def chapters() -> list[str]:
     return [Path(f).name for f in files]
 
 
-def write_inputs(pages: list[str], title: str, folder: Path) -> tuple[Path, Path]:
+def write_inputs(pages: list[str], title: str, folder: Path,
+                 solutions: bool = False) -> tuple[Path, Path]:
     """The handout's table of contents and configuration files."""
     folder.mkdir(parents=True, exist_ok=True)
     # The bibliography page closes every handout: citations resolve only to a
@@ -92,6 +96,8 @@ def write_inputs(pages: list[str], title: str, folder: Path) -> tuple[Path, Path
     latex["latex_documents"]["title"] = title
     # Paths in a configuration file are relative to the file: make them absolute.
     sphinx = config.setdefault("sphinx", {})
+    # The edition (_ext/evalmetrics_exercises.py): solutions kept or removed.
+    sphinx.setdefault("config", {})["evalmetrics_solutions"] = solutions
     sphinx["local_extensions"] = {name: str((ROOT / path).resolve())
                                   for name, path in sphinx.get("local_extensions", {}).items()}
     config["bibtex_bibfiles"] = [str((ROOT / path).resolve())
@@ -125,6 +131,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", nargs="+", help="chapter file names without .md")
     parser.add_argument("--title", default="", help="title of the handout")
+    parser.add_argument("--solutions", choices=("yes", "no"), default="no",
+                        help="yes: instructor edition, with the solutions; "
+                             "no (default): student edition, exercises only")
     args = parser.parse_args(argv)
     known = chapters()
     unknown = [p for p in args.pages if p not in known]
@@ -134,9 +143,11 @@ def main(argv: list[str]) -> int:
         return 2
     book_title = yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
     title = args.title or f"{book_title}: " + "; ".join(page_title(p) for p in args.pages)
-    slug = "-".join(args.pages)
+    solutions = args.solutions == "yes"
+    edition = "instructor" if solutions else "student"
+    slug = "-".join(args.pages) + f"-{edition}"
     folder = OUT / slug
-    toc_path, config_path = write_inputs(args.pages, title, folder)
+    toc_path, config_path = write_inputs(args.pages, title, folder, solutions)
     command = [str(ROOT / ".venv" / "bin" / "jupyter-book"), "build", "-n", "--keep-going",
                "--builder", "pdflatex", "--toc", str(toc_path), "--config", str(config_path),
                "--path-output", str(folder), str(ROOT)]
@@ -154,7 +165,7 @@ def main(argv: list[str]) -> int:
         return 1
     target = OUT / f"{slug}.pdf"
     shutil.copyfile(pdf, target)
-    print(f"Handout: {target.relative_to(ROOT)}  ({title})")
+    print(f"Handout: {target.relative_to(ROOT)}  ({title}, {edition} edition)")
     return 0
 
 

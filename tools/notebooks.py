@@ -41,8 +41,11 @@ __all__ = [
     "LEFTOVER_PATTERNS",
     "convert_markdown",
     "convert_notebook",
+    "exercise_marks",
     "glue_data",
     "leftover_myst",
+    "solutions_notebook",
+    "split_exercises",
 ]
 
 # The raw MyST a converted notebook must never show (the tests scan for these).
@@ -93,6 +96,21 @@ _TITLED_BLOCKS = {"admonition", "dropdown", "sidebar", "margin", "topic", "card"
 _QUOTES = {"epigraph", "pull-quote", "highlights"}
 _DROPPED = {"toctree", "tableofcontents", "index", "only", "raw", "eval-rst",
             "glossary"}
+
+
+# The marks of an exercise, from its ``:class:`` (one level, one kind; tests/test_exercises.py).
+EXERCISE_LEVELS = {"level-1": "quick", "level-2": "medium", "level-3": "hard"}
+EXERCISE_KINDS = {"kind-hand": "by hand", "kind-prove": "proof or derivation",
+                  "kind-code": "with the package", "kind-figure": "reading a figure",
+                  "kind-critique": "critique"}
+
+
+def exercise_marks(classes: str) -> str:
+    """``"Quick · by hand"`` for ``:class: level-1 kind-hand``; empty without marks."""
+    names = classes.split()
+    words = [EXERCISE_LEVELS[n] for n in names if n in EXERCISE_LEVELS]
+    words += [EXERCISE_KINDS[n] for n in names if n in EXERCISE_KINDS]
+    return " · ".join(words).capitalize()
 
 
 @dataclass(frozen=True)
@@ -439,6 +457,12 @@ class _Page:
             return [image, "", *self.caption(caption, label, "figure")]
         if name.startswith("prf:"):
             return self.theorem(name[4:], argument, label, body)
+        if name == "exercise":
+            return self.exercise(argument, label, options, body)
+        if name in ("solution", "solution-start"):
+            return self.solution(argument, body)
+        if name == "solution-end":
+            return []
         if name in _ADMONITION_TITLES or name in _TITLED_BLOCKS or name in _QUOTES:
             content = self.blocks(([argument] if argument and name in _ADMONITION_TITLES
                                    else []) + body)
@@ -512,6 +536,22 @@ class _Page:
             heading += f" ({self.inline(argument)})"
         lines = [f"**{heading}.**", "", *content]
         return [("> " + x).rstrip() for x in lines] + [""]
+
+    def exercise(self, title: str, label: str | None, options: dict,
+                 body: list[str]) -> list[str]:
+        found = self.number(label, ("exercise",)) if label else None
+        heading = "Exercise" + (f" {found[1]}" if found else "")
+        if title:
+            heading += f" ({self.inline(title)})"
+        marks = exercise_marks(options.get("class", ""))
+        lines = [f"**{heading}.**" + (f" *{marks}*" if marks else ""), "",
+                 *_trim(self.blocks(body))]
+        return [("> " + x).rstrip() for x in lines] + [""]
+
+    def solution(self, target: str, body: list[str]) -> list[str]:
+        found = self.number(target, ("exercise",))
+        heading = "Solution to Exercise" + (f" {found[1]}" if found else "")
+        return [f"**{heading}.**", "", *_trim(self.blocks(body)), ""]
 
     def references(self, all_entries: bool = False) -> list[str]:
         keys = (sorted(self.book.citations, key=lambda k: (self.book.citations[k].authors,
@@ -604,16 +644,143 @@ def leftover_myst(text: str) -> list[str]:
     return [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
 
 
+# ---------------------------------------------------------------- exercises
+
+_EXERCISE_FENCE = re.compile(
+    r"^(`{3,}|:{3,})\{(exercise|solution|solution-start|solution-end)\}\s*(.*)$")
+
+
+def _segments(source: str) -> list[tuple[str, str, list[str]]]:
+    """A Markdown cell cut at its exercise and solution blocks: ``(kind, argument, lines)``,
+    kind ``text``, ``exercise``, ``solution``, ``solution-start`` or ``solution-end``."""
+    lines = source.split("\n")
+    out: list[tuple[str, str, list[str]]] = []
+    text: list[str] = []
+    i = 0
+    while i < len(lines):
+        fence = _EXERCISE_FENCE.match(lines[i])
+        if not fence:
+            text.append(lines[i])
+            i += 1
+            continue
+        if text:
+            out.append(("text", "", text))
+            text = []
+        marks, kind, argument = fence.groups()
+        closer = re.compile(rf"^{re.escape(marks[0])}{{{len(marks)},}}\s*$")
+        end = i + 1
+        while end < len(lines) and not closer.match(lines[end]):
+            end += 1
+        out.append((kind, argument.strip(), lines[i:end + 1]))
+        i = end + 1
+    if text:
+        out.append(("text", "", text))
+    return out
+
+
+def split_exercises(cells: list) -> tuple[list, list[tuple[str, list]]]:
+    """Separate a page's solutions from the rest of its cells.
+
+    Returns the page's cells, in which every exercise is a Markdown cell of its own
+    followed by an empty code cell for the reader's work, and the solutions as
+    ``(exercise label, cells)`` in page order: a ``{solution}`` block is one
+    Markdown cell, a gated solution (``solution-start`` ... ``solution-end``) every
+    cell between its gates, code cells with their outputs included.
+    """
+    page: list = []
+    solutions: list[tuple[str, list]] = []
+    gated: list | None = None  # the cells of the gated solution being collected
+
+    def markdown(lines: list[str]):
+        text = "\n".join(_trim(lines))
+        return nbformat.v4.new_markdown_cell(text) if text else None
+
+    for cell in cells:
+        if cell.cell_type != "markdown":
+            (gated if gated is not None else page).append(cell)
+            continue
+        for kind, argument, lines in _segments(cell.source):
+            if kind == "solution-start":
+                gated = [c for c in [markdown(lines)] if c is not None]
+                solutions.append((argument, gated))
+            elif kind == "solution-end":
+                gated = None
+            elif kind == "solution":
+                solutions.append((argument, [markdown(lines)]))
+            elif kind == "exercise":
+                page.append(markdown(lines))
+                work = nbformat.v4.new_code_cell("# Your work for the exercise above.\n")
+                work.metadata["tags"] = ["exercise-work"]
+                page.append(work)
+            else:
+                block = markdown(lines)
+                if block is not None:
+                    (gated if gated is not None else page).append(block)
+    return page, solutions
+
+
 def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
     """The downloadable form of one executed page; returns ``(notebook, problems)``.
 
     ``nb`` is the page as myst-nb executed it (outputs included); it is not changed.
+    The solutions of its exercises are left out (see :func:`solutions_notebook`).
     """
     nb = copy.deepcopy(nb)
     page = _Page(book, docname, glue_data(nb), srcdir)
-    cells = []
-    needs_glue = False
+    cells, _ = split_exercises(nb.cells)
+    return _finish(nb, _convert_cells(cells, page)), page.problems
+
+
+def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
+    """The worked solutions of a page's exercises as a notebook of their own.
+
+    Returns ``(notebook, problems)``, or ``(None, [])`` for a page without
+    exercises.  The notebook opens with the page's code, folded and without its
+    outputs (the solutions use what the chapter computed); then each exercise is
+    repeated with its solution, code cells and outputs included.
+    """
+    nb = copy.deepcopy(nb)
+    page_cells, solutions = split_exercises(nb.cells)
+    if not solutions:
+        return None, []
+    page = _Page(book, docname, glue_data(nb), srcdir)
+    statements = {}
     for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for kind, _, lines in _segments(cell.source):
+                if kind == "exercise":
+                    options, _ = _split_options(lines[1:-1])
+                    statements[options.get("label", "")] = "\n".join(lines)
+    title = book.titles.get(docname, Path(docname).name)
+    name = Path(docname).name
+    cells = [nbformat.v4.new_markdown_cell(
+        f"# Solutions: {title}\n\nThe worked solutions of the exercises of *{title}* "
+        f"(the notebook `{name}.ipynb`).")]
+    setup = [c for c in page_cells if c.cell_type == "code"
+             and "exercise-work" not in c.get("metadata", {}).get("tags", [])]
+    if setup:
+        cells.append(nbformat.v4.new_markdown_cell(
+            "The chapter's code comes first, folded: run it once, then the solutions."))
+    for cell in setup:
+        cell.outputs = []
+        cell.execution_count = None
+        cell.metadata["tags"] = [*cell.metadata.get("tags", []), "chapter-code"]
+        cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+        cells.append(cell)
+    for label, solution in solutions:
+        if label in statements:
+            cells.append(nbformat.v4.new_markdown_cell(statements[label]))
+        else:
+            page.problems.append(f"solution to {label!r}: no such exercise on the page")
+        cells.extend(solution)
+    return _finish(nb, _convert_cells(cells, page)), page.problems
+
+
+def _convert_cells(cells: list, page: _Page) -> list:
+    """Plain-Jupyter cells: Markdown rewritten, outputs cleaned, hidden cells marked."""
+    out = []
+    needs_glue = False
+    for cell in cells:
         if cell.cell_type == "markdown":
             page.attachments = {}
             cell.source = page.convert(cell.source)
@@ -626,8 +793,8 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
                 needs_glue = True
                 cell.source = _GLUE_IMPORT.sub(
                     r"\1# glue: stand-in defined in the first cell", cell.source)
-            cell.outputs = [out for out in (_clean_output(o) for o in cell.get("outputs", []))
-                            if out is not None]
+            cell.outputs = [o for o in (_clean_output(o) for o in cell.get("outputs", []))
+                            if o is not None]
             tags = cell.get("metadata", {}).get("tags", [])
             jupyter = {}
             if "remove-cell" in tags or "remove-input" in tags or "hide-input" in tags \
@@ -640,24 +807,30 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
                 cell.metadata["jupyter"] = jupyter
         elif cell.cell_type == "raw":
             continue
-        cells.append(cell)
+        out.append(cell)
+    book = page.book
     if needs_glue:
         setup = nbformat.v4.new_code_cell(GLUE_STAND_IN)
         setup.metadata["jupyter"] = {"source_hidden": True}
         setup.metadata["tags"] = ["glue-stand-in"]
-        insert_at = 1 if cells and cells[0].cell_type == "markdown" else 0
-        cells.insert(insert_at, setup)
+        insert_at = 1 if out and out[0].cell_type == "markdown" else 0
+        out.insert(insert_at, setup)
     if book.macros:
         # The book's LaTeX macros (\AUC, \Prob, ...), defined where the first cell
         # typesets them (invisibly): Jupyter's MathJax keeps them for the whole notebook.
         defs = "".join(_newcommand(name, body) for name, body in sorted(book.macros.items()))
-        if cells and cells[0].cell_type == "markdown":
-            cells[0].source += f"\n\n${defs}$"
+        if out and out[0].cell_type == "markdown":
+            out[0].source += f"\n\n${defs}$"
         else:
-            cells.insert(0, nbformat.v4.new_markdown_cell(f"${defs}$"))
+            out.insert(0, nbformat.v4.new_markdown_cell(f"${defs}$"))
     if page.cited:
-        cells.append(nbformat.v4.new_markdown_cell(
+        out.append(nbformat.v4.new_markdown_cell(
             "\n".join(["## References", "", *page.references()]).strip()))
+    return out
+
+
+def _finish(nb, cells: list):
+    """The notebook with these cells, numbered ids and plain-Jupyter metadata."""
     nb.cells = cells
     for index, cell in enumerate(nb.cells):
         cell.pop("id", None)
@@ -667,7 +840,7 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
     nb.nbformat, nb.nbformat_minor = 4, 5
     nb.metadata.pop("mystnb", None)
     nb.metadata.pop("jupytext", None)
-    return nb, page.problems
+    return nb
 
 
 def _newcommand(name: str, body) -> str:

@@ -13,7 +13,9 @@ and read back with ``{glue:text}``.  The pattern, in a page's hidden cell::
 ``(target, tolerance)`` pair for a simulated estimate.  A number that the
 page only reports (a simulation whose conclusions it asserts separately) is
 glued with :func:`glue_number`.  Tables built from computed cells are
-glued as :func:`markdown_table` and shown with ``{glue:md}``.
+glued as :func:`markdown_table` and shown with ``{glue:md}``.  An exact
+fraction that the text writes as a fraction (a solution's ``19/24``) is
+glued by :func:`keep_fraction` and shown with ``{glue:md}`` too.
 
 ``myst_nb`` and IPython are imported when a helper is called, so the
 module imports without the book's dependencies; without ``myst_nb`` (a page
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import numbers
 
-__all__ = ["glue_number", "keep", "markdown_table"]
+__all__ = ["glue_number", "keep", "keep_fraction", "markdown_table"]
 
 # Exact values are fractions; two float computations of one agree to rounding.
 EXACT_TOLERANCE = 1e-12
@@ -109,6 +111,65 @@ def keep(name, value, *, printed=None, exact=None, near=None, places=4):
     if exact is not None and not abs(value - float(exact)) < EXACT_TOLERANCE:
         raise AssertionError(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
     return glue_number(name, value)
+
+
+def keep_fraction(name, value, exact, *, denominator=None):
+    """Assert a computed number equals an exact fraction, then glue the fraction.
+
+    The text shows the fraction, not a decimal: it is glued as Markdown
+    (``19/24``) and read with ``{glue:md}`name```.  A failure raises
+    ``AssertionError`` naming the glue key, the computed and the expected
+    value, and nothing is glued.
+
+    Parameters
+    ----------
+    name : str
+        The glue key.
+    value : int, float or numpy scalar
+        The computed number.
+    exact : fractions.Fraction or int
+        The exact value: ``value`` must be within 1e-12 of it.
+    denominator : int, optional
+        Show the fraction over this denominator rather than in lowest terms
+        (``26/32`` next to ``25/32``); it must give an integer numerator.
+
+    Returns
+    -------
+    fractions.Fraction
+        ``exact``, as a fraction in lowest terms.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> keep_fraction("auc", 19 / 24, Fraction(38, 48))
+    Fraction(19, 24)
+    >>> keep_fraction("area", 0.8125, Fraction(13, 16), denominator=32)
+    Fraction(13, 16)
+    >>> keep_fraction("auc", 0.79, Fraction(19, 24))
+    Traceback (most recent call last):
+    ...
+    AssertionError: glue key 'auc': computed 0.79, expected exactly 19/24
+    """
+    from fractions import Fraction
+
+    exact = Fraction(exact)
+    value = _plain(value)
+    if not abs(value - float(exact)) < EXACT_TOLERANCE:
+        raise AssertionError(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
+    shown = str(exact)
+    if denominator is not None:
+        numerator = exact * denominator
+        if numerator.denominator != 1:
+            raise ValueError(f"keep_fraction({name!r}): {exact} is not a whole number of 1/{denominator}")
+        shown = f"{numerator}/{denominator}"
+    try:
+        from IPython.display import Markdown
+        from myst_nb import glue
+    except ImportError:
+        # as in glue_number: a downloaded notebook asserts, with nothing to glue into
+        return exact
+    glue(name, Markdown(shown), display=False)
+    return exact
 
 
 def markdown_table(header, rows, *, align=None):

@@ -1,0 +1,129 @@
+"""The exercises of the handbook in two editions: with solutions and without.
+
+The exercises and their solutions are sphinx-exercise's ``exercise`` and
+``solution`` directives (a solution that shows code uses its gated form,
+``solution-start`` ... ``solution-end``, so the code is an executed cell).
+This extension only decides where the solutions go:
+
+* config value ``evalmetrics_solutions`` (default ``True``): ``False`` builds the
+  *student edition*, in which every solution is removed, gated ones with the
+  code cells between their gates.  sphinx-exercise's own ``hide_solutions``
+  cannot do that: it drops the ``solution-start`` node before the gates are
+  merged, so the code cells of a gated solution would stay on the page.
+* Every exercise opens with its marks, read from its classes (one level,
+  ``level-1`` to ``level-3``, and one kind, ``kind-hand``, ``kind-prove``,
+  ``kind-code``, ``kind-figure``, ``kind-critique``): "*Quick · by hand*".
+* The download menu of a page with exercises offers the notebook of their
+  solutions, ``<page>-solutions.ipynb`` (written by ``_ext/evalmetrics_book.py``).
+* On the website a solution stays under its exercise, folded (its ``dropdown``
+  class, which sphinx-togglebutton turns into a toggle).  In the PDF the
+  solutions of a chapter are gathered after its last exercise, under the
+  heading *Solutions*, so a reader of paper meets every exercise before any
+  answer.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx_exercise.nodes import exercise_enumerable_node, exercise_node, solution_node
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+import notebooks  # noqa: E402  (tools/notebooks.py: the marks, shared with the notebooks)
+
+
+class SolutionEditions(SphinxPostTransform):
+    """Remove the solutions (student edition) or gather them at the chapter's end (PDF)."""
+
+    # After sphinx-exercise resolved the solutions' titles (its priorities 20-22).
+    default_priority = 30
+
+    def run(self, **kwargs) -> None:
+        solutions = list(self.document.findall(solution_node))
+        if not solutions:
+            return
+        if not self.config.evalmetrics_solutions:
+            for node in solutions:
+                node.parent.remove(node)
+            return
+        if self.app.builder.format != "latex":
+            return
+        # The LaTeX builder resolves one doctree that holds every chapter, each under
+        # its start_of_file node: gather each chapter's solutions after its own last
+        # exercise, so that a reader meets them at the end of that chapter and their
+        # references to the chapter's figures and theorems keep the chapter's names.
+        chapters = {}
+        for node in self.document.findall(
+                lambda n: isinstance(n, (exercise_node, exercise_enumerable_node, solution_node))):
+            chapters.setdefault(id(_chapter_of(node)), []).append(node)
+        for found in chapters.values():
+            exercises = [n for n in found if not isinstance(n, solution_node)]
+            answers = [n for n in found if isinstance(n, solution_node)]
+            if not exercises or not answers:
+                continue
+            section = exercises[-1].parent
+            for node in answers:
+                node.parent.remove(node)
+            section += nodes.rubric(text="Solutions")
+            for node in answers:
+                section += node
+
+
+def _chapter_of(node):
+    """The start_of_file node of a chapter in the LaTeX builder's whole-book doctree
+    (the document itself when the doctree is one page)."""
+    while node.parent is not None and not isinstance(node, addnodes.start_of_file):
+        node = node.parent
+    return node
+
+
+class ExerciseMarks(SphinxTransform):
+    """Open every exercise with its marks, read from its classes: "*Quick · by hand*"."""
+
+    default_priority = 500
+
+    def apply(self, **kwargs) -> None:
+        for node in self.document.findall(
+                lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
+            marks = notebooks.exercise_marks(" ".join(node.get("classes", [])))
+            content = next(node.findall(nodes.section), None)
+            if marks and content is not None:
+                content.insert(0, nodes.paragraph("", "", nodes.emphasis(text=marks)))
+
+
+def _on_page_context(app, pagename, templatename, context, doctree):
+    """Offer the page's solutions notebook in its download menu, beside its notebook."""
+    if doctree is None or not context.get("ipynb_source"):
+        return
+    if next(doctree.findall(solution_node), None) is None:
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "download-buttons":
+            continue
+        buttons = group["buttons"]
+        at = next((i + 1 for i, b in enumerate(buttons)
+                   if b.get("label") == "download-notebook-button"), 0)
+        buttons.insert(at, {
+            "type": "link",
+            "url": f"{context['pathto']('_sources', 1)}/{pagename}-solutions.ipynb",
+            "text": "solutions .ipynb",
+            "tooltip": "Download the worked solutions of the exercises as a notebook",
+            "icon": "fas fa-check",
+            "label": "download-solutions-button",
+        })
+
+
+def setup(app):
+    app.setup_extension("sphinx_exercise")
+    app.add_config_value("evalmetrics_solutions", True, "env", types=[bool])
+    app.add_post_transform(SolutionEditions)
+    app.add_transform(ExerciseMarks)
+    # After sphinx-book-theme built the header buttons (its priority 501).
+    app.connect("html-page-context", _on_page_context, priority=600)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
