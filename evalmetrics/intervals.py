@@ -97,9 +97,10 @@ def normal_cdf(x):
         if math.isnan(x):
             raise ValueError("x is NaN")
         return normal.cdf(float(x))
-    values = np.asarray(x)
-    if values.dtype.kind not in "iuf":
-        raise TypeError(f"x must contain real numbers, got dtype {values.dtype}")
+    if np.asarray(x).dtype.kind == "b":
+        raise TypeError("x must contain real numbers, got dtype bool")
+    # The package's one check of numbers of any shape: no strings, complex or masked values.
+    values = arrays.real_array(x, "x")
     if np.isnan(values).any():
         raise ValueError(f"x contains {int(np.isnan(values).sum())} NaN value(s)")
     return normal.cdf(values.astype(np.float64))

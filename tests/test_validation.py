@@ -34,7 +34,7 @@ from test_common import (
 )
 
 import evalmetrics as em
-from evalmetrics import arrays
+from evalmetrics import arrays, handbook
 
 generated = settings(max_examples=15, deadline=None)
 
@@ -333,7 +333,7 @@ BOOLEAN_OPTIONS = [
     ("shuffle", lambda value: em.k_fold(8, n_splits=2, shuffle=value)),
     ("shuffle", lambda value: em.stratified_k_fold(Y, n_splits=2, shuffle=value)),
     ("smooth_targets", lambda value: em.PlattScaling(smooth_targets=value).fit(SCORES[::-1], Y)),
-    ("positives_first", lambda value: em.row_by_row_roc(Y, SCORES, positives_first=value)),
+    ("positives_first", lambda value: handbook.row_by_row_roc(Y, SCORES, positives_first=value)),
 ]
 
 not_booleans = st.one_of(st.text(max_size=5), st.integers(), st.floats(allow_nan=False), st.none(),
@@ -382,9 +382,9 @@ SEEDED = [
     ("bootstrap_interval", lambda seed: em.bootstrap_interval(em.roc_auc, Y, SCORES, n_resamples=20, seed=seed)),
     ("stratified_k_fold", lambda seed: em.stratified_k_fold(Y, n_splits=2, shuffle=True, seed=seed)),
     ("binormal_scores", lambda seed: em.binormal_scores(3, 3, seed=seed)),
-    ("imbalance_study", lambda seed: em.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
-    ("accuracy_under_imbalance", lambda seed: em.accuracy_under_imbalance(seed=seed)),
-    ("wrong_resampling_unit", lambda seed: em.wrong_resampling_unit(n_resamples=20, n_fresh=3, seed=seed)),
+    ("imbalance_study", lambda seed: handbook.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
+    ("accuracy_under_imbalance", lambda seed: handbook.accuracy_under_imbalance(seed=seed)),
+    ("wrong_resampling_unit", lambda seed: handbook.wrong_resampling_unit(n_resamples=20, n_fresh=3, seed=seed)),
 ]
 
 
@@ -658,12 +658,23 @@ def test_bad_numbers_are_refused_by_the_regression_functions(where, call, data, 
         call(*pair)
 
 
+@pytest.mark.parametrize(("bad", "error"), [
+    ("1.0", TypeError), (None, TypeError), (1 + 2j, TypeError), (True, TypeError), (math.nan, ValueError),
+    (np.array(["a"]), TypeError), (np.array([1 + 1j]), TypeError), (np.array([True, False]), TypeError),
+    (np.ma.masked_array([0.1, 0.2], mask=[True, False]), ValueError), (np.array([0.1, np.nan]), ValueError),
+    ((v for v in [0.1]), TypeError), ({0.1, 0.2}, TypeError)], ids=repr)
+def test_normal_cdf_refuses_what_is_not_real_numbers(bad, error):
+    with pytest.raises(error, match=r"^x\b"):
+        em.normal_cdf(bad)
+
+
 def test_every_public_function_of_arrays_is_attacked():
     # A new function of label or number arrays must join a registry of test_common
     # or a table of this file; the functions of matrices and counts are named here.
     not_arrays = {"counts_from_matrix", "one_vs_rest", "midranks", "k_fold", "time_series_split",
                   "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
-                  "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table"}
+                  "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
+                  "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
                 | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,

@@ -261,7 +261,9 @@ def integer_ranks(scores):
     Anything else (floats, small integers, arrays that validation will
     refuse) comes back as it is, as an array when it converts to one.
     """
-    if isinstance(scores, (str, bytes)):
+    if isinstance(scores, np.ma.MaskedArray) or not isinstance(scores, (np.ndarray, list, tuple)):
+        # Strings, scalars, iterators, masked arrays: validation names the problem
+        # (np.asarray would drop a mask and wrap an iterator in a 0-d array).
         return scores, None
     try:
         array = np.asarray(scores)
