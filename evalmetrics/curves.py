@@ -7,7 +7,7 @@ scores enters in one step, because no threshold can separate tied examples.
 Every curve and area of this module and of :mod:`evalmetrics.costs` is read
 off that table.  :func:`roc_auc` without weights skips the table: it reads
 the Mann-Whitney count off the same single sort.  The computations on
-clean input live in :mod:`evalmetrics._kernels` (the sort keys and the
+clean input live in ``evalmetrics._kernels`` (the sort keys and the
 table in ``sorting``, the AUC and the average precision in ``auc``).
 
 The worked example in every docstring is the twelve units of

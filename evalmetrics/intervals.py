@@ -22,7 +22,7 @@ For a metric that carries a sort-once engine (``metric.bootstrap_engine``:
 the package's AUC functions, and any ``functools.wraps`` wrapper of them)
 and no groups, the same resamples are evaluated from counts over the sorted
 rows, with a closed-form BCa jackknife:
-:mod:`evalmetrics._kernels.bootstrap_auc`.  DeLong's variance of the AUC
+``evalmetrics._kernels.bootstrap_auc``.  DeLong's variance of the AUC
 is in :mod:`evalmetrics.delong`.
 """
 
@@ -369,7 +369,7 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine)
 
 def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine=None, draws="rows"):
     """The bootstrap; ``engine`` (an AUC computed from cell counts, see
-    :mod:`evalmetrics._kernels.bootstrap_auc`) replaces the metric calls when given."""
+    ``evalmetrics._kernels.bootstrap_auc``) replaces the metric calls when given."""
     n = len(columns[0])
     estimate = engine.estimate() if engine is not None else _quietly(metric, columns, np.arange(n))
     if math.isnan(estimate):

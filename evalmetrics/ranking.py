@@ -5,7 +5,7 @@ with every negative (P x N comparisons, ties one half): slow, obviously
 right, the oracle of the tests.  :func:`rank_auc` is the Mann-Whitney form,
 ``(R+ - P(P + 1)/2) / (P N)`` with midranks for ties.  And
 :func:`evalmetrics.curves.roc_auc` reads the same count off one integer
-sort: the engine of :mod:`evalmetrics._kernels.auc`, whose sort keys also
+sort: the engine of ``evalmetrics._kernels.auc``, whose sort keys also
 build the unweighted :func:`evalmetrics.curves.threshold_table`.
 
 The exact AUC of normal scores is :func:`evalmetrics.datasets.binormal_auc`.
