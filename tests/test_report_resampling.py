@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 
-from evalmetrics.calibration import _brier
+from evalmetrics._kernels.brier import brier as _brier
 from evalmetrics.counts import _binary_counts_from_masks
 from evalmetrics.curves import _average_precision, _roc_auc, _threshold_table
 from evalmetrics.intervals import bootstrap_difference, bootstrap_interval

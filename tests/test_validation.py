@@ -662,7 +662,9 @@ def test_bad_numbers_are_refused_by_the_regression_functions(where, call, data, 
     ("1.0", TypeError), (None, TypeError), (1 + 2j, TypeError), (True, TypeError), (math.nan, ValueError),
     (np.array(["a"]), TypeError), (np.array([1 + 1j]), TypeError), (np.array([True, False]), TypeError),
     (np.ma.masked_array([0.1, 0.2], mask=[True, False]), ValueError), (np.array([0.1, np.nan]), ValueError),
-    ((v for v in [0.1]), TypeError), ({0.1, 0.2}, TypeError)], ids=repr)
+    ((v for v in [0.1]), TypeError), ({0.1, 0.2}, TypeError)],
+    ids=["str", "None", "complex", "bool", "nan", "str-array", "complex-array", "bool-array",
+         "masked", "nan-array", "generator", "set"])
 def test_normal_cdf_refuses_what_is_not_real_numbers(bad, error):
     with pytest.raises(error, match=r"^x\b"):
         em.normal_cdf(bad)
