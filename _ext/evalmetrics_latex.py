@@ -176,7 +176,8 @@ class TablesFit(SphinxPostTransform):
 
     default_priority = 770
     builders = LATEX_BUILDERS
-    _BREAK_AFTER = re.compile(r"(?<=[._(,=/])(?=[^\s)\]])")
+    # After punctuation of a dotted name or a call, and inside a CamelCase name.
+    _BREAK_AFTER = re.compile(r"(?<=[._(,=/])(?=[^\s)\]])|(?<=[a-z])(?=[A-Z])")
 
     def run(self, **kwargs) -> None:
         for table in list(self.document.findall(nodes.table)):
@@ -197,7 +198,8 @@ class TablesFit(SphinxPostTransform):
     @staticmethod
     def _column_widths(table: nodes.table) -> None:
         """A long table (Sphinx's ``longtable``, from 30 rows) without widths gets
-        columns that never wrap (``l``): give it widths in proportion to its text."""
+        columns that never wrap (``l``): give it ragged-right columns whose widths
+        follow its text, none narrower than its longest word ("difference")."""
         if "colwidths-given" in table["classes"]:
             return
         for group in table.findall(nodes.tgroup):
@@ -206,15 +208,22 @@ class TablesFit(SphinxPostTransform):
             if len(rows) <= 30 or not specs:
                 continue
             cells = [[c for c in row.children if isinstance(c, nodes.entry)] for row in rows]
-            for column, spec in enumerate(specs):
+            widths = []
+            for column in range(len(specs)):
                 texts = [row[column].astext() for row in cells if column < len(row)]
                 found = sorted(len(t) for t in texts) or [1]
                 typical = found[int(0.9 * (len(found) - 1))]
-                # Never narrower than the column's longest word ("difference").
                 longest_word = max((len(w) for t in texts for w in t.split() if len(w) <= 14),
                                    default=0)
-                spec["colwidth"] = max(6, longest_word + 2, min(40, typical))
-            table["classes"].append("colwidths-given")
+                # (Widths count characters of body text; a header's word, in sans
+                # serif, is wider.)
+                widths.append(max(6, round(1.6 * longest_word) + 2, min(40, typical)))
+            total = sum(widths)
+            spec = "".join(r">{\raggedright\arraybackslash}p{\dimexpr %.3f\linewidth-2\tabcolsep\relax}"
+                           % (w / total) for w in widths)
+            parent = table.parent
+            parent.insert(parent.index(table), addnodes.tabular_col_spec(spec=spec))
+            return
 
     @staticmethod
     def _cell_length(entry: nodes.Node) -> float:
@@ -236,7 +245,7 @@ class TablesFit(SphinxPostTransform):
             rows = list(group.findall(nodes.row))
             specs = list(group.findall(nodes.colspec))
             if len(rows) > 30 or not specs:
-                continue
+                continue  # a long table: _column_widths
             longest = [0.0] * len(specs)
             for row in rows:
                 entries = [c for c in row.children if isinstance(c, nodes.entry)]
@@ -252,8 +261,8 @@ class TablesFit(SphinxPostTransform):
 
     def _breakable(self, text: nodes.Text) -> None:
         """A long dotted name (``sklearn.metrics.confusion_matrix``) may break after
-        ``.``, ``_``, ``(``, ``,``, ``=`` and ``/``; as one word it runs into the next
-        column."""
+        ``.``, ``_``, ``(``, ``,``, ``=`` and ``/`` and between the words of a CamelCase
+        name; as one word it runs into the next column."""
         parent = text.parent
         if parent is None or isinstance(parent, (nodes.math, nodes.math_block, nodes.raw,
                                                  nodes.literal_block)):
