@@ -53,11 +53,8 @@ def part_captions(env) -> dict[str, str]:
     site_map = getattr(env, "external_site_map", None)
     if site_map is None:
         return {}
-    root = site_map[site_map.root.docname] if hasattr(site_map.root, "docname") else None
-    if root is None:
-        return {}
     found = {}
-    for tree in root.subtrees:
+    for tree in site_map.root.subtrees:
         files = tree.files()
         if tree.caption and files:
             found[files[0]] = tree.caption
@@ -75,13 +72,6 @@ def chapter_numbers(app) -> dict[str, int]:
         if top and len(top) == 1:
             found[docname] = top[0]
     return found
-
-
-def chapter_titles(app) -> dict[str, str]:
-    given = app.config.evalmetrics_chapter_titles
-    if given:
-        return {f"book/{page}" if "/" not in page else page: t for page, t in given.items()}
-    return {doc: title.astext() for doc, title in app.env.titles.items()}
 
 
 class BookStructure(SphinxPostTransform):
@@ -111,8 +101,6 @@ class BookStructure(SphinxPostTransform):
         self._preface(document)
         self._bibliography(document)
         self._proofs(document)
-
-    # ------------------------------------------------------------- tables
 
     def _preface(self, document) -> None:
         """The landing page's own sections as unnumbered headings of one preface."""
@@ -149,10 +137,8 @@ class BookStructure(SphinxPostTransform):
     def _proofs(self, document) -> None:
         """sphinx-proof's proofs are admonitions without a title; LaTeX then takes the
         first word of the proof as the box's title argument.  Give them "Proof"."""
-        try:
-            from sphinx_proof.nodes import proof_node
-        except ImportError:  # sphinx-proof is part of the book's stack
-            return
+        from sphinx_proof.nodes import proof_node
+
         for proof in document.findall(proof_node):
             for box in proof.findall(nodes.admonition):
                 if box.children and isinstance(box[0], nodes.title):
