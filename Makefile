@@ -3,7 +3,9 @@
 #                  downloadable notebooks, the website in a browser, the PDFs
 #   make book      set up .venv and build the HTML book under _build/html, with a
 #                  downloadable notebook per page under _build/html/_sources/
-#   make pdf       the whole book as one PDF: _build/latex/evalmetrics.pdf
+#   make pdf       the whole book as one PDF: _build/latex/evalmetrics.pdf; fails on an
+#                  overfull box wider than 1 pt (tools/latex_log.py). `make book pdf`
+#                  builds the PDF first and the website offers it for download.
 #   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes]
 #                  a PDF of chosen pages: _build/handout/<pages>-student.pdf, exercises
 #                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf
@@ -48,12 +50,18 @@ JOBS ?= 2
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
+# `make book pdf`: the PDF first, so that the website links it (_ext/evalmetrics_latex.py).
+ifneq ($(filter pdf,$(MAKECMDGOALS)),)
+book: pdf
+endif
+
 book: $(STAMP)
 	$(LOCK) $(BUILD) .
 	@touch _build/.html-built
 
 pdf: $(STAMP) tex
 	$(LOCK) $(BUILD) --builder pdflatex .
+	$(BIN)/python tools/latex_log.py _build/latex/evalmetrics.log
 	@touch _build/latex/evalmetrics.pdf
 	@echo "PDF: _build/latex/evalmetrics.pdf"
 

@@ -138,10 +138,28 @@ def test_handout_inputs(tmp_path):
     toc_path, config_path = handout.write_inputs(["roc-auc", "calibration"], "A title", tmp_path)
     toc = yaml.safe_load(toc_path.read_text())
     assert toc["root"] == "book/index"
-    assert [c["file"] for c in toc["chapters"]] == ["book/roc-auc", "book/calibration",
-                                                    "book/bibliography"]
+    # One numbered part without a caption: no \part in a handout, chapters numbered.
+    (part,) = toc["parts"]
+    assert part["numbered"] == 1 and "caption" not in part
+    assert [c["file"] for c in part["chapters"]] == ["book/roc-auc", "book/calibration",
+                                                     "book/bibliography"]
     config = yaml.safe_load(config_path.read_text())
     assert config["title"] == "A title"
+    # The full book's numbers and titles (_ext/evalmetrics_latex.py): chapter numbers
+    # follow _toc.yml through its parts, the preface (index) is not numbered.
+    options = config["sphinx"]["config"]
+    book = handout.book_numbers()
+    assert list(book) == handout.chapters() and book[handout.chapters()[0]] == 1
+    assert options["evalmetrics_handout"] is True
+    assert options["evalmetrics_chapter_numbers"] == {
+        page: book[page] for page in ("roc-auc", "calibration", "bibliography")}
+    assert options["evalmetrics_chapter_titles"]["roc-auc"] == handout.page_title("roc-auc")
+    assert options["evalmetrics_book_title"] == yaml.safe_load(
+        (ROOT / "_config.yml").read_text())["title"]
+    # A label of a left-out chapter leads to it; the handout's own labels are not foreign.
+    foreign = options["evalmetrics_foreign_labels"]
+    assert foreign["pitfalls"] == "pitfalls"
+    assert "roc-auc" not in foreign and "calibration" not in foreign
     assert config["latex"]["latex_documents"] == {"targetname": "handout.tex", "title": "A title"}
     assert all(Path(p).is_absolute() for p in config["bibtex_bibfiles"])
     assert all(Path(p).is_absolute() for p in config["sphinx"]["local_extensions"].values())
@@ -404,3 +422,28 @@ def test_citation_style_is_author_year_in_round_brackets():
     brackets = {(b.left, b.right) for b in (style.bracket_parenthetical, style.bracket_textual,
                                             style.bracket_author, style.bracket_label, style.bracket_year)}
     assert brackets == {("(", ")")}
+
+
+# ------------------------------------------------------------ one numbering
+
+
+def test_chapters_are_numbered_through_the_parts():
+    # Chapters numbered 1, 2, ... across the parts of _toc.yml, figures, tables,
+    # equations and theorems within the chapter ("6.1"): the same numbers on the
+    # website, in the PDF (_ext/evalmetrics_latex.py sets LaTeX's chapter counter from
+    # them), in the handouts and in the notebooks (which read Sphinx's numbers).
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    assert all(part.get("numbered") == 1 for part in toc["parts"])
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    sphinx = config["sphinx"]["config"]
+    # Jupyter Book adds sphinx_multitoc_numbering itself; this list replaces Jupyter Book's.
+    assert "sphinx_multitoc_numbering" in sphinx["extensions"]
+    assert "evalmetrics_latex" in sphinx["extensions"]
+    assert sphinx["numfig"] is True and sphinx["numfig_secnum_depth"] == 1
+    assert sphinx["latex_domain_indices"] is False  # no "Proof Index"
+
+
+def test_latex_log_gate_is_part_of_the_pdf_targets():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "tools/latex_log.py _build/latex/evalmetrics.log" in makefile
+    assert "latex_log.overfull_boxes" in (ROOT / "tools" / "handout.py").read_text()

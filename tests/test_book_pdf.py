@@ -267,3 +267,176 @@ def test_book_pdf_has_the_solutions(built_pdf):
     text = plain_text(built_pdf)
     total = sum(len(solutions(page)) for page in teaching_chapters())
     assert text.count("solution to exercise") == total
+
+
+# ------------------------------------------------------ paper ready to hand out
+
+import sys  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tools"))
+import latex_log  # noqa: E402  (tools/latex_log.py)
+import handout as handout_tool  # noqa: E402  (tools/handout.py)
+
+
+def toc_parts() -> list[str]:
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [part["caption"] for part in toc["parts"] if part.get("caption")]
+
+
+def theorem_numbers(page: str) -> list[str]:
+    """The book's numbers of a chapter's theorems, in order: "6.1", "6.2", ...
+    (the chapter's place in _toc.yml, then the theorem's place in the chapter: the
+    numbering Sphinx gives the website with numfig_secnum_depth = 1)."""
+    chapter = handout_tool.book_numbers()[page]
+    count = (BOOK / f"{page}.md").read_text(encoding="utf-8").count("{prf:theorem}")
+    return [f"{chapter}.{k}" for k in range(1, count + 1)]
+
+
+def page_png(pdf: Path, page: int, out: Path) -> Path:
+    """One page rendered at 40 dpi (pdftoppm), cheap enough for a test."""
+    prefix = out.with_suffix("")
+    subprocess.run(["pdftoppm", "-r", "40", "-png", "-singlefile", "-f", str(page),
+                    "-l", str(page), str(pdf), str(prefix)], check=True)
+    return prefix.with_suffix(".png")
+
+
+def test_latex_log_reads_overfull_boxes():
+    # The form of LaTeX's report, as in the log of a build of this book.
+    log = ("Overfull \\hbox (17.27687pt too wide) in paragraph at lines 394--394\n"
+           "Overfull \\hbox (0.5pt too wide) in paragraph at lines 400--400\n"
+           "Overfull \\hbox (1010.0pt too wide) in alignment at lines 10576--10597\n")
+    tex = "\n" * 300 + "\\chapter{Notation}\n" + "\n" * 9000 + "\\chapter{Checked}\n"
+    boxes = latex_log.overfull_boxes(log, tex)
+    assert [(b.width_pt, b.first_line, b.last_line, b.chapter) for b in boxes] == [
+        (17.27687, 394, 394, "Notation"), (1010.0, 10576, 10597, "Checked")]
+    assert "17.3 pt" in str(boxes[0]) and "Notation" in str(boxes[0])
+
+
+def test_book_pdf_has_no_overfull_box(built_pdf):
+    boxes = latex_log.overfull_boxes(
+        built_pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace"),
+        built_pdf.with_suffix(".tex").read_text(encoding="utf-8"))
+    assert [str(b) for b in boxes] == []
+
+
+def test_book_pdf_has_parts_contents_and_a_preface(built_pdf, book_text):
+    info = pdf_info(built_pdf)
+    # Every chapter and part starts a page; the book is far from a pamphlet and from
+    # a table running over hundreds of pages.
+    assert 100 <= int(info["Pages"]) <= 400
+    toc = built_pdf.with_suffix(".toc").read_text(encoding="utf-8")
+    parts = re.findall(r"\\contentsline \{part\}\{(?:\\numberline \{)?([IVX]+)\}?\\hspace \{1em\}([^}]*)\}",
+                       toc)
+    assert [title for _, title in parts] == toc_parts()
+    assert [number for number, _ in parts] == ["I", "II", "III", "IV", "V", "VI"][:len(parts)]
+    # The contents page is titled "Contents", not with the first part's caption.
+    first_pages = pdf_text_pages(built_pdf, 1, 8)
+    # (The page style sets the title in capitals.)
+    assert re.search(r"^\s*Contents\s*$", first_pages, re.MULTILINE | re.IGNORECASE)
+    assert "Decisions at one threshold" not in first_pages.split("Preface")[0]
+    assert "Proof Index" not in book_text
+    # The preface is unnumbered, chapter 1 is the first chapter of the toc.
+    chapters = re.findall(r"\\contentsline \{chapter\}\{\\numberline \{(\d+)\}", toc)
+    assert chapters[:3] == ["1", "2", "3"]
+    assert re.search(r"\\contentsline \{chapter\}\{Preface\}", toc)
+    # One bibliography, a numbered chapter of the Practice part.
+    assert len(re.findall(r"\\contentsline \{chapter\}\{[^\n]*Bibliography", toc)) == 1
+    # A reader of paper is told where the website and the notebooks are, and which version.
+    assert "download button at the top" not in book_text
+    assert "About this edition" in book_text and "version" in squash(book_text)
+
+
+def pdf_text_pages(pdf: Path, first: int, last: int) -> str:
+    return subprocess.run(["pdftotext", "-layout", "-f", str(first), "-l", str(last), str(pdf),
+                           "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_book_pdf_bibliography_matches_the_citations(built_pdf, book_text):
+    tex = built_pdf.with_suffix(".tex").read_text(encoding="utf-8")
+    assert tex.count("\\begin{sphinxthebibliography}") == 1
+    flat = squash(book_text)
+    # No alphabetic labels ("[Faw06]") the author-year citations never show.
+    assert not re.search(r"\[[A-Z][A-Za-z+]{1,4}\d{2}\]", flat)
+    assert "Fawcett (2006)" in flat
+
+
+def test_book_pdf_proofs_have_titles(built_pdf):
+    tex = built_pdf.with_suffix(".tex").read_text(encoding="utf-8")
+    sources = " ".join(p.read_text(encoding="utf-8") for p in BOOK.glob("*.md"))
+    assert tex.count("\\begin{sphinxadmonition}{note}{Proof}") == sources.count("{prf:proof}")
+
+
+def test_book_pdf_theorems_are_numbered_by_chapter(book_text):
+    flat = squash(book_text)
+    for page in ("roc-auc", "brier-decomposition"):
+        for number in theorem_numbers(page):
+            assert f"Theorem {number}" in flat, (page, number)
+
+
+def test_website_theorems_carry_the_same_numbers(built_site):
+    html = (built_site / "book" / "roc-auc.html").read_text(encoding="utf-8")
+    for number in theorem_numbers("roc-auc"):
+        assert f"Theorem {number}" in html
+
+
+def test_book_pdf_figures_use_truetype_fonts(built_pdf):
+    fonts = subprocess.run(["pdffonts", str(built_pdf)], capture_output=True, text=True,
+                           check=True).stdout
+    assert "Type 3" not in fonts
+
+
+def test_book_pdf_pages_render(built_pdf, tmp_path):
+    # The title page and a page of the checked-against-scikit-learn table, as images.
+    for page in (1, int(pdf_info(built_pdf)["Pages"]) // 2):
+        png = page_png(built_pdf, page, tmp_path / f"page-{page}.png")
+        assert png.stat().st_size > 1000
+
+
+def test_website_offers_the_book_pdf(built_pdf):
+    from conftest import BUILD, build_lock, run_make
+
+    # `make book pdf` builds the PDF first; a build of the site after it links it.
+    with build_lock("html"):
+        run_make("book")
+    copy = BUILD / "html" / "evalmetrics.pdf"
+    assert copy.read_bytes() == built_pdf.read_bytes()
+    html = (BUILD / "html" / "book" / "roc-auc.html").read_text(encoding="utf-8")
+    assert 'href="../evalmetrics.pdf"' in html
+
+
+def test_handout_keeps_the_books_numbers(handout_pdf, book_text):
+    text = squash(pdf_text(handout_pdf))
+    numbers = handout_tool.book_numbers()
+    for page in HANDOUT:
+        assert f"{numbers[page]} {chapter_titles([page])[page]}" in text or \
+            f"Chapter {numbers[page]}" in text, page
+        for number in theorem_numbers(page):
+            assert f"Theorem {number}" in text and f"Theorem {number}" in squash(book_text)
+
+
+def test_handout_has_its_own_title_page_and_bibliography(handout_pdf, built_pdf):
+    text = squash(pdf_text(handout_pdf))
+    assert "This handout holds" in text and "full book" in text
+    assert "The map of the chapter" not in text  # the book's landing page is not in it
+    tex = (handout_pdf.parent / handout_pdf.stem / "_build" / "latex" / "handout.tex")
+    cited = tex.read_text(encoding="utf-8").count("\\bibitem")
+    assert 0 < cited < built_pdf.with_suffix(".tex").read_text(encoding="utf-8").count("\\bibitem")
+
+
+def test_handout_prints_no_raw_label_of_a_left_out_chapter(handout_pdf):
+    text = squash(pdf_text(handout_pdf))
+    numbers = handout_tool.book_numbers()
+    sources = " ".join((BOOK / f"{page}.md").read_text(encoding="utf-8") for page in HANDOUT)
+    for target in set(re.findall(r"\{(?:ref|doc)\}`([\w-]+)`", sources)):
+        if target in numbers and target not in HANDOUT + ["bibliography", "index"]:
+            title = squash(chapter_titles([target])[target])
+            assert f"Chapter {numbers[target]}, {title}, in the full book" in text, target
+
+
+def test_handout_has_no_overfull_box(handout_pdf):
+    log = handout_pdf.parent / handout_pdf.stem / "_build" / "latex" / "handout.log"
+    boxes = latex_log.overfull_boxes(log.read_text(encoding="utf-8", errors="replace"),
+                                     log.with_suffix(".tex").read_text(encoding="utf-8"))
+    assert [str(b) for b in boxes] == []

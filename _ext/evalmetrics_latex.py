@@ -1,0 +1,455 @@
+"""The book on paper: the LaTeX side of the build (``make pdf``, ``make handout``).
+
+Sphinx's LaTeX writer loses some of the book's structure and gets some of it wrong;
+this extension puts it back, for the whole book and for a handout alike:
+
+* **Parts.**  Each caption of ``_toc.yml`` becomes a ``\\part`` before its first
+  chapter (Sphinx drops the captions when it inlines the toctrees), and the contents
+  page is titled "Contents" (Sphinx takes the first caption for it).
+* **A preface.**  The landing page is an unnumbered preface: its sections become
+  unnumbered headings inside it, so chapter 1 is the first chapter of the toc.
+* **One numbering.**  Every chapter sets LaTeX's chapter counter to the number Sphinx
+  gave it, so equations, figures and tables (numbered by LaTeX within the chapter)
+  and theorems (numbered by Sphinx) carry the website's numbers.  In a handout,
+  ``evalmetrics_chapter_numbers`` (written by ``tools/handout.py``) gives each chapter
+  its number in the full book, and Sphinx's own numbers are rewritten to match, so
+  "Theorem 6.1" is the same theorem in every product.
+* **One bibliography**, inside the bibliography chapter, without the alphabetic
+  labels ("[Faw06]") that the author-year citations of the text never show.
+* **Proof boxes** get their title ("Proof") in the box's title bar.
+* **Handouts**: a reference into a chapter that is not in the handout prints as
+  "Chapter 14, *Pitfalls*, in the full book"; the landing page is replaced by a
+  short title page of the handout's own; the bibliography lists only the works
+  the handout cites.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+
+LATEX_BUILDERS = ("latex",)
+
+
+def _latex_escape(text: str) -> str:
+    """Plain text for a LaTeX argument (titles and captions of this book)."""
+    replace = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+               "^": r"\textasciicircum{}"}
+    return "".join(replace.get(c, c) for c in text)
+
+
+def _raw(latex: str) -> nodes.raw:
+    return nodes.raw("", latex, format="latex")
+
+
+def part_captions(env) -> dict[str, str]:
+    """The first document of each captioned toctree of the root, and its caption."""
+    site_map = getattr(env, "external_site_map", None)
+    if site_map is None:
+        return {}
+    found = {}
+    for tree in site_map.root.subtrees:
+        files = tree.files()
+        if tree.caption and files:
+            found[files[0]] = tree.caption
+    return found
+
+
+def chapter_numbers(app) -> dict[str, int]:
+    """Each chapter's number: the full book's in a handout, else Sphinx's own."""
+    given = app.config.evalmetrics_chapter_numbers
+    if given:
+        return {f"book/{page}" if "/" not in page else page: int(n) for page, n in given.items()}
+    found = {}
+    for docname, numbers in app.env.toc_secnumbers.items():
+        top = numbers.get("")
+        if top and len(top) == 1:
+            found[docname] = top[0]
+    return found
+
+
+class BookStructure(SphinxPostTransform):
+    """Parts, preface, chapter numbers, the bibliography's place and proof titles."""
+
+    default_priority = 760  # after Sphinx's BibliographyTransform (750)
+    builders = LATEX_BUILDERS
+
+    def run(self, **kwargs) -> None:
+        document = self.document
+        if not any(True for _ in document.findall(addnodes.start_of_file)):
+            return  # a single page's doctree, not the assembled book
+        app = self.app
+        numbers = chapter_numbers(app)
+        parts = {} if app.config.evalmetrics_handout else part_captions(self.env)
+        for sof in list(document.findall(addnodes.start_of_file)):
+            docname = sof["docname"]
+            before = []
+            if docname in parts:
+                before.append(_raw(r"\part{%s}" % _latex_escape(parts[docname]) + "\n"))
+            if docname in numbers:
+                sof.insert(0, _raw(r"\setcounter{chapter}{%d}" % (numbers[docname] - 1) + "\n"))
+            parent = sof.parent
+            index = parent.index(sof)
+            for offset, node in enumerate(before):
+                parent.insert(index + offset, node)
+        self._preface(document)
+        self._bibliography(document)
+        self._proofs(document)
+
+    def _preface(self, document) -> None:
+        """The landing page's own sections as unnumbered headings of one preface."""
+        root = next(iter(document.findall(nodes.section)), None)
+        if root is None:
+            return
+        title = self.app.config.evalmetrics_preface_title
+        root.insert(1 if root.children and isinstance(root[0], nodes.title) else 0, _raw(
+            r"\chapter*{%s}\addcontentsline{toc}{chapter}{%s}\markboth{%s}{%s}"
+            % ((_latex_escape(title),) * 4) + "\n"))
+        for section in [c for c in root.children if isinstance(c, nodes.section)]:
+            heading = section[0].astext() if isinstance(section[0], nodes.title) else ""
+            content = section.children[1:] if heading else section.children
+            replacement = [_raw(r"\section*{%s}" % _latex_escape(heading) + "\n")] if heading else []
+            section.replace_self(replacement + list(content))
+
+    def _bibliography(self, document) -> None:
+        """Sphinx gathers the citations at the end of the book: move them into the
+        bibliography chapter (``evalmetrics_bibliography_doc``)."""
+        from sphinx.builders.latex.nodes import thebibliography
+
+        found = next(iter(document.findall(thebibliography)), None)
+        target = self.app.config.evalmetrics_bibliography_doc
+        chapter = next((sof for sof in document.findall(addnodes.start_of_file)
+                        if sof["docname"] == target), None)
+        if found is None or chapter is None:
+            return
+        section = next(iter(chapter.findall(nodes.section)), None)
+        if section is None:
+            return
+        found.parent.remove(found)
+        section.append(found)
+
+    def _proofs(self, document) -> None:
+        """sphinx-proof's proofs are admonitions without a title; LaTeX then takes the
+        first word of the proof as the box's title argument.  Give them "Proof"."""
+        from sphinx_proof.nodes import proof_node
+
+        for proof in document.findall(proof_node):
+            for box in proof.findall(nodes.admonition):
+                if box.children and isinstance(box[0], nodes.title):
+                    continue
+                paragraph = next(iter(box.findall(nodes.paragraph)), None)
+                if paragraph is not None and paragraph.children:
+                    first = paragraph[0]
+                    if isinstance(first, nodes.Text) and first.startswith("Proof. "):
+                        paragraph.replace(first, nodes.Text(str(first)[len("Proof. "):]))
+                box.insert(0, nodes.title("", "Proof"))
+
+
+class TablesFit(SphinxPostTransform):
+    """Tables that fit the text width.
+
+    Wide tables of numbers are set smaller (``\\small`` from five columns,
+    ``\\footnotesize`` with tighter column gaps from seven), and code inside a table
+    may break after ``.``, ``_``, ``(``, ``,`` and ``=``: a function's name in a
+    column of its own is otherwise one unbreakable word that runs into the next column.
+    """
+
+    default_priority = 770
+    builders = LATEX_BUILDERS
+    # After punctuation of a dotted name or a call, and inside a CamelCase name.
+    _BREAK_AFTER = re.compile(r"(?<=[._(,=/])(?=[^\s)\]])|(?<=[a-z])(?=[A-Z])")
+
+    def run(self, **kwargs) -> None:
+        for table in list(self.document.findall(nodes.table)):
+            columns = max((sum(1 for _ in g.findall(nodes.colspec))
+                           for g in table.findall(nodes.tgroup)), default=0)
+            size = (r"\footnotesize\setlength{\tabcolsep}{3pt}" if columns >= 7
+                    else r"\small\setlength{\tabcolsep}{4pt}" if columns >= 5 else "")
+            if size:
+                parent = table.parent
+                index = parent.index(table)
+                parent.insert(index + 1, _raw("\\endgroup\n"))
+                parent.insert(index, _raw("\\begingroup" + size + "\n"))
+            self._column_widths(table)
+            self._natural_columns(table)
+            for text in list(table.findall(nodes.Text)):
+                self._breakable(text)
+
+    @staticmethod
+    def _column_widths(table: nodes.table) -> None:
+        """A long table (Sphinx's ``longtable``, from 30 rows) without widths gets
+        columns that never wrap (``l``): give it ragged-right columns whose widths
+        follow its text, none narrower than its longest word ("difference")."""
+        if "colwidths-given" in table["classes"]:
+            return
+        for group in table.findall(nodes.tgroup):
+            rows = list(group.findall(nodes.row))
+            specs = list(group.findall(nodes.colspec))
+            if len(rows) <= 30 or not specs:
+                continue
+            cells = [[c for c in row.children if isinstance(c, nodes.entry)] for row in rows]
+            widths = []
+            for column in range(len(specs)):
+                texts = [row[column].astext() for row in cells if column < len(row)]
+                found = sorted(len(t) for t in texts) or [1]
+                typical = found[int(0.9 * (len(found) - 1))]
+                longest_word = max((len(w) for t in texts for w in t.split() if len(w) <= 14),
+                                   default=0)
+                # (Widths count characters of body text; a header's word, in sans
+                # serif, is wider.)
+                widths.append(max(6, round(1.6 * longest_word) + 2, min(40, typical)))
+            total = sum(widths)
+            spec = "".join(r">{\raggedright\arraybackslash}p{\dimexpr %.3f\linewidth-2\tabcolsep\relax}"
+                           % (w / total) for w in widths)
+            parent = table.parent
+            parent.insert(parent.index(table), addnodes.tabular_col_spec(spec=spec))
+            return
+
+    @staticmethod
+    def _cell_length(entry: nodes.Node) -> float:
+        """About how many characters wide a cell prints (a formula's source is longer
+        than what it shows)."""
+        length = 0.0
+        for node in entry.findall(nodes.Text):
+            inside_math = isinstance(node.parent, (nodes.math, nodes.math_block))
+            length += len(node) * (0.5 if inside_math else 1.0)
+        return length
+
+    def _natural_columns(self, table: nodes.table) -> None:
+        """Columns of short entries (a symbol, a count, "accuracy") at their natural
+        width: tabulary would otherwise squeeze them below it, so that a formula runs
+        into the next column and a header breaks as "accu-racy"."""
+        if "colwidths-given" in table["classes"]:
+            return
+        for group in table.findall(nodes.tgroup):
+            rows = list(group.findall(nodes.row))
+            specs = list(group.findall(nodes.colspec))
+            if len(rows) > 30 or not specs:
+                continue  # a long table: _column_widths
+            longest = [0.0] * len(specs)
+            for row in rows:
+                entries = [c for c in row.children if isinstance(c, nodes.entry)]
+                if len(entries) != len(specs):
+                    return  # spanning cells: leave the table to Sphinx
+                for column, entry in enumerate(entries):
+                    longest[column] = max(longest[column], self._cell_length(entry))
+            if all(width <= 12 for width in longest):
+                return  # every column is short: tabulary's own widths fit
+            spec = "".join("l" if width <= 12 else "T" for width in longest)
+            parent = table.parent
+            parent.insert(parent.index(table), addnodes.tabular_col_spec(spec=spec))
+
+    def _breakable(self, text: nodes.Text) -> None:
+        """A long dotted name (``sklearn.metrics.confusion_matrix``) may break after
+        ``.``, ``_``, ``(``, ``,``, ``=`` and ``/`` and between the words of a CamelCase
+        name; as one word it runs into the next column."""
+        parent = text.parent
+        if parent is None or isinstance(parent, (nodes.math, nodes.math_block, nodes.raw,
+                                                 nodes.literal_block)):
+            return
+        value = str(text)
+        if not any(len(word) > 14 for word in value.split()):
+            return
+        pieces = [p for p in self._BREAK_AFTER.split(value) if p]
+        if len(pieces) < 2:
+            return
+        replacement = []
+        for piece in pieces:
+            if replacement:
+                replacement.append(_raw(r"\allowbreak{}"))
+            replacement.append(nodes.Text(piece))
+        index = parent.index(text)
+        parent.remove(text)
+        for offset, node in enumerate(replacement):
+            parent.insert(index + offset, node)
+
+
+# ------------------------------------------------------------------ handouts
+
+
+def _handout_missing_reference(app, env, node, contnode):
+    """A reference into a chapter the handout leaves out: its number and title in the
+    full book (``evalmetrics_foreign_labels`` maps each of its labels to the chapter)."""
+    if not app.config.evalmetrics_handout or app.builder.name not in LATEX_BUILDERS:
+        return None
+    target = node.get("reftarget", "")
+    key = target.split(":")[-1] if node.get("refdomain") != "std" or node.get("reftype") != "doc" \
+        else target
+    page = app.config.evalmetrics_foreign_labels.get(key)
+    if page is None and node.get("reftype") == "doc":
+        page = app.config.evalmetrics_foreign_labels.get(target.rsplit("/", 1)[-1])
+    if page is None:
+        return None
+    number = app.config.evalmetrics_book_chapters.get(page)
+    title = app.config.evalmetrics_book_titles.get(page, page)
+    where = [nodes.Text(f"Chapter {number}, " if number else "the chapter "),
+             nodes.emphasis(title, title), nodes.Text(", in the full book")]
+    if node.get("refexplicit") and contnode is not None:
+        # "its own chapter" becomes "its own chapter (Chapter 10, *...*, in the full book)"
+        return nodes.inline("", "", nodes.Text(contnode.astext() + " ("), *where, nodes.Text(")"))
+    return nodes.inline("", "", *where)
+
+
+def _handout_source(app, docname, source) -> None:
+    """In a handout: the landing page becomes the handout's title page, and the
+    bibliography lists the works the handout cites, not all of them."""
+    if not app.config.evalmetrics_handout:
+        return
+    text = source[0]
+    if docname == app.config.root_doc:
+        source[0] = _handout_front(app, text)
+    elif docname == app.config.evalmetrics_bibliography_doc:
+        source[0] = re.sub(r"^:all:\s*$\n?", "", text, flags=re.MULTILINE)
+
+
+def _handout_front(app, text: str) -> str:
+    header = text.split("\n---\n", 1)[0] + "\n---\n" if text.startswith("---") else ""
+    label = re.search(r"^\(([\w:.-]+)\)=\s*$", text, re.MULTILINE)
+    numbers = app.config.evalmetrics_chapter_numbers
+    titles = app.config.evalmetrics_chapter_titles
+    items = "\n".join(f"* Chapter {numbers[page]}, *{titles[page]}*" for page in numbers)
+    website = app.config.evalmetrics_website
+    where = (f"The full book, with every chapter, its notebooks and the package they run, "
+             f"is at <{website}>." if website else
+             "The full book, with every chapter, its notebooks and the package they run, "
+             "is built from the same sources (`make book`, `make pdf`).")
+    return (f"{header}\n{'(' + label.group(1) + ')=' if label else ''}\n"
+            f"# {app.config.project}\n\n"
+            f"This handout holds {'these chapters' if len(numbers) > 1 else 'this chapter'} "
+            f"of *{app.config.evalmetrics_book_title}*, version {app.config.release}, "
+            f"with their numbers in the full book:\n\n{items}\n\n{where}\n")
+
+
+# ------------------------------------------------------------------ front matter
+
+
+def _front_matter(app) -> str:
+    """What a reader of paper needs, on the page after the title."""
+    website = app.config.evalmetrics_website
+    web = (f"The website, {website}, shows the same pages with the code of every figure "
+           "and number, and offers each chapter as a Jupyter notebook to download." if website
+           else "The website built from the same sources shows the same pages with the "
+           "code of every figure and number, and offers each chapter as a Jupyter notebook "
+           "to download.")
+    return (r"\sphinxmaketitle" "\n"
+            r"\thispagestyle{empty}\null\vfill" "\n"
+            r"\noindent\textbf{About this edition.} "
+            + _latex_escape(
+                f"This is version {app.config.release} of the book, printed on "
+                f"{app.config.evalmetrics_date}. ") + _latex_escape(web) + " "
+            + _latex_escape(
+                "The notebooks run in plain Jupyter after "
+                'pip install "evalmetrics[ml,plot]"; every number in this book is computed '
+                "when the book is built and checked against the value the text promises.")
+            + "\n\\clearpage\n")
+
+
+def _on_config_inited(app, config) -> None:
+    if not config.evalmetrics_date:
+        stamp = os.environ.get("SOURCE_DATE_EPOCH")
+        day = (_dt.datetime.fromtimestamp(int(stamp), _dt.timezone.utc) if stamp
+               else _dt.datetime.now(_dt.timezone.utc))
+        config.evalmetrics_date = day.strftime("%d %B %Y").lstrip("0")
+    if not config.release:
+        try:
+            from importlib.metadata import version
+
+            config.release = version("evalmetrics")
+        except Exception:  # not installed: the title page shows no version
+            config.release = ""
+    if not config.evalmetrics_book_title:
+        config.evalmetrics_book_title = config.project
+    # A config value (compared with the saved environment's), so that every page of the
+    # website is written again when the PDF appears.
+    config.evalmetrics_book_pdf = "yes" if _book_pdf(app) else ""
+    elements = dict(config.latex_elements)
+    elements.setdefault("maketitle", _front_matter(app))
+    # Sphinx titles the contents with the root's first toctree caption (a part's).
+    elements.setdefault("tableofcontents",
+                        r"\renewcommand{\contentsname}{Contents}\sphinxtableofcontents")
+    config.latex_elements = elements
+
+
+def _renumber_handout(app, env) -> list[str]:
+    """In a handout, give Sphinx's numbers of each chapter the full book's chapter
+    number (the handout's toc numbers its chapters 1, 2, ...)."""
+    given = app.config.evalmetrics_chapter_numbers
+    if not given:
+        return []
+    numbers = chapter_numbers(app)
+    for docname, number in numbers.items():
+        secnumbers = env.toc_secnumbers.get(docname)
+        if secnumbers:
+            env.toc_secnumbers[docname] = {
+                anchor: (number, *value[1:]) if value else value
+                for anchor, value in secnumbers.items()}
+        for kind, found in env.toc_fignumbers.get(docname, {}).items():
+            env.toc_fignumbers[docname][kind] = {
+                node_id: (number, *value[1:]) if len(value) > 1 else value
+                for node_id, value in found.items()}
+    return []
+
+
+# ------------------------------------------------------------ the website's PDF
+
+BOOK_PDF = "evalmetrics.pdf"  # latex_documents' targetname, in _build/latex/
+
+
+def _book_pdf(app) -> str:
+    """The whole book's PDF when ``make pdf`` has built it ("" otherwise)."""
+    candidate = os.path.join(os.path.dirname(os.path.abspath(app.outdir)), "latex", BOOK_PDF)
+    return candidate if os.path.isfile(candidate) else ""
+
+
+def _on_page_context(app, pagename, templatename, context, doctree) -> None:
+    """The whole book as PDF, next to the page's own downloads."""
+    if not app.config.evalmetrics_book_pdf:
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].append({
+                "type": "link", "url": context["pathto"](BOOK_PDF, 1), "text": "book .pdf",
+                "tooltip": "Download the whole book as PDF", "icon": "fas fa-book",
+                "label": "download-book-pdf-button"})
+
+
+def _on_build_finished(app, exception) -> None:
+    if exception is None and app.builder.format == "html" and app.config.evalmetrics_book_pdf:
+        source = _book_pdf(app)
+        if source:
+            import shutil
+
+            shutil.copyfile(source, os.path.join(app.outdir, BOOK_PDF))
+
+
+def setup(app):
+    # The website's address, printed on the PDF's front matter and a handout's title page.
+    app.add_config_value("evalmetrics_website", "", "env")
+    app.add_config_value("evalmetrics_date", "", "env")
+    app.add_config_value("evalmetrics_book_title", "", "env")
+    app.add_config_value("evalmetrics_preface_title", "Preface", "env")
+    app.add_config_value("evalmetrics_bibliography_doc", "book/bibliography", "env")
+    # Set by tools/handout.py only.
+    app.add_config_value("evalmetrics_handout", False, "env")
+    app.add_config_value("evalmetrics_chapter_numbers", {}, "env")
+    app.add_config_value("evalmetrics_chapter_titles", {}, "env")
+    app.add_config_value("evalmetrics_book_chapters", {}, "env")
+    app.add_config_value("evalmetrics_book_titles", {}, "env")
+    app.add_config_value("evalmetrics_foreign_labels", {}, "env")
+    app.add_config_value("evalmetrics_book_pdf", "", "html")
+    app.connect("config-inited", _on_config_inited)
+    # After sphinx-book-theme's header buttons (priority 501).
+    app.connect("html-page-context", _on_page_context, priority=600)
+    app.connect("build-finished", _on_build_finished)
+    app.connect("source-read", _handout_source)
+    app.connect("missing-reference", _handout_missing_reference, priority=400)
+    app.connect("env-get-updated", _renumber_handout, priority=900)
+    app.add_post_transform(BookStructure)
+    app.add_post_transform(TablesFit)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,80 @@
+"""The overfull-box gate of the PDFs:  python tools/latex_log.py FILE.log [--max-pt 1]
+
+LaTeX reports a line it could not fit into the text width as ``Overfull \\hbox
+(N pt too wide) ... at lines A--B`` and goes on; Sphinx's ``-W`` never sees it, and
+the reader gets a table or a formula running off the page.  This lists each box
+wider than the limit with the lines of the ``.tex`` file and the chapter they are
+in, and exits with 1 if there is any (``make pdf`` and ``make handout`` call it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+_OVERFULL = re.compile(r"^Overfull \\hbox \((\d+(?:\.\d+)?)pt too wide\) "
+                       r"(?:in paragraph|in alignment|detected) at lines? (\d+)(?:--(\d+))?",
+                       re.MULTILINE)
+_CHAPTER = re.compile(r"^\\chapter\*?\{(.*)\}", re.MULTILINE)
+
+#: Boxes narrower than this are invisible in print (a point is 0.35 mm).
+LIMIT_PT = 1.0
+
+
+@dataclass(frozen=True)
+class OverfullBox:
+    """One overfull box: how far it runs past the margin, where it is in the ``.tex``."""
+
+    width_pt: float
+    first_line: int
+    last_line: int
+    chapter: str
+
+    def __str__(self) -> str:
+        lines = (str(self.first_line) if self.first_line == self.last_line
+                 else f"{self.first_line}-{self.last_line}")
+        return f"lines {lines} ({self.chapter or 'front matter'}): {self.width_pt:.1f} pt too wide"
+
+
+def overfull_boxes(log: str, tex: str = "", *, limit_pt: float = LIMIT_PT) -> list[OverfullBox]:
+    """The overfull boxes wider than ``limit_pt`` that a LaTeX log reports."""
+    starts = [(tex.count("\n", 0, m.start()) + 1, m.group(1)) for m in _CHAPTER.finditer(tex)]
+    found = []
+    for match in _OVERFULL.finditer(log):
+        width = float(match.group(1))
+        if width <= limit_pt:
+            continue
+        first = int(match.group(2))
+        last = int(match.group(3) or first)
+        chapter = ""
+        for line, title in starts:
+            if line > first:
+                break
+            chapter = title.replace("\\sphinxhyphen{}", "-")
+        found.append(OverfullBox(width, first, last, chapter))
+    return found
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log", type=Path)
+    parser.add_argument("--max-pt", type=float, default=LIMIT_PT)
+    args = parser.parse_args(argv)
+    tex = args.log.with_suffix(".tex")
+    boxes = overfull_boxes(args.log.read_text(encoding="utf-8", errors="replace"),
+                           tex.read_text(encoding="utf-8") if tex.is_file() else "",
+                           limit_pt=args.max_pt)
+    for box in boxes:
+        print(f"{tex.name}: {box}", file=sys.stderr)
+    if boxes:
+        print(f"{len(boxes)} overfull box(es) wider than {args.max_pt:g} pt in {args.log}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
