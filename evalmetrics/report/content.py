@@ -120,7 +120,7 @@ def _data_section(report):
         rows.append(("groups", str(report.n_groups)))
     return Section("Data", (
         Table(("quantity", "value"), tuple(rows), ("l", "r")),
-        Paragraph(f"The prevalence {report.prevalence:.4f} is the average precision of a random ranking, and "
+        Paragraph(f"The prevalence {report.prevalence:.4f} is the precision of flagging at random, and "
                   f"{report.baseline_accuracy:.4f} the accuracy of a model that always predicts the majority "
                   "class: the two numbers to beat."),
     ))
