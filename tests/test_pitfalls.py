@@ -105,7 +105,7 @@ def test_trapezoidal_pr_area_needs_positives():
     P.trapezoid_on_fine_curve, P.accuracy_under_imbalance, P.rare_class_hidden,
     P.threshold_on_test_set, P.uncalibrated_threshold, P.calibration_on_training, P.fold_rmse,
     P.mape_near_zero, P.misread_r_squared, P.wrong_resampling_unit, P.paired_versus_separate,
-    P.too_few_examples,
+    P.too_few_examples, P.group_leak, P.temporal_leak, P.selection_leak,
 ])
 def test_seeds_must_be_integers(function):
     with pytest.raises(TypeError, match="seed"):
@@ -395,6 +395,75 @@ def test_too_few_examples():
     # Resamples without a faulty unit: 2000 (8/12)^12 = 15.4 expected (handbook).
     expected = 2000 * (8 / 12) ** 12
     assert abs(r.auc.n_skipped - expected) < 4 * math.sqrt(expected)
+
+
+# ---------------------------------------------------------------------------
+# leakage
+# ---------------------------------------------------------------------------
+
+def test_group_leak():
+    r = P.group_leak(seed=0)
+    # Seeded (book, Pitfalls, "Rows of one patient on both sides"): shuffled row folds
+    # 0.9976, grouped folds 0.6565, the model on 500 new patients 0.5654.
+    assert [round(x, 4) for x in (r.row_folds_auc, r.group_folds_auc, r.new_patients_auc)] \
+        == [0.9976, 0.6565, 0.5654]
+    # The leak's size: row folds promise at least 0.3 more than new patients deliver,
+    # grouped folds come within the noise of 50 patients (0.15).
+    assert r.row_folds_auc - r.new_patients_auc > 0.3
+    assert abs(r.group_folds_auc - r.new_patients_auc) < 0.15
+    assert (r.n_patients, r.rows_per_patient) == (50, 6)
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_group_leak_other_seeds(seed):
+    r = P.group_leak(seed=seed)
+    assert r.row_folds_auc > r.group_folds_auc + 0.2 and r.row_folds_auc > r.new_patients_auc + 0.2
+
+
+def test_temporal_leak():
+    r = P.temporal_leak(seed=0)
+    # Seeded (book, Pitfalls, "Shuffled folds of a time series"): 2.5400 shuffled, 3.6726 forward.
+    assert [round(x, 4) for x in (r.shuffled_rmse, r.forward_rmse)] == [2.54, 3.6726]
+    assert r.forward_rmse > 1.4 * r.shuffled_rmse
+    # Interpolating from days on both sides nearly reaches the measurement noise itself.
+    assert r.noise_sd < r.shuffled_rmse < 1.3 * r.noise_sd
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_temporal_leak_other_seeds(seed):
+    r = P.temporal_leak(seed=seed)
+    assert r.forward_rmse > 1.4 * r.shuffled_rmse
+
+
+def test_selection_leak():
+    r = P.selection_leak(seed=0)
+    # Seeded (book, Pitfalls, "Features chosen on all rows"): 0.8976 when the features are
+    # chosen on all rows, 0.6112 when chosen inside the folds, 0.5014 on fresh rows.
+    assert [round(x, 4) for x in (r.selected_on_all_auc, r.selected_in_folds_auc, r.fresh_auc)] \
+        == [0.8976, 0.6112, 0.5014]
+    # The features are noise, so the truth is 0.5: 2,000 fresh rows pin it to about 0.013.
+    assert abs(r.fresh_auc - 0.5) < 0.04
+    assert r.selected_on_all_auc > 0.8 and r.selected_on_all_auc - r.selected_in_folds_auc > 0.2
+
+
+def test_selection_leak_is_biased_and_selection_in_folds_is_not():
+    leaky = [P.selection_leak(seed=s) for s in range(10)]
+    # Every seed: the leaky estimate far above 0.5; the honest ones scatter around 0.5
+    # (one AUC on 100 rows has a standard error of about 0.058, their mean of ten 0.018).
+    assert min(r.selected_on_all_auc for r in leaky) > 0.75
+    assert abs(np.mean([r.selected_in_folds_auc for r in leaky]) - 0.5) < 3 * 0.058 / math.sqrt(10)
+
+
+@pytest.mark.parametrize("function, argument, value, error", [
+    (P.group_leak, "n_patients", 5, ValueError), (P.group_leak, "rows_per_patient", 1, ValueError),
+    (P.group_leak, "n_neighbours", 1000, ValueError), (P.group_leak, "n_neighbours", 2.5, TypeError),
+    (P.temporal_leak, "n_days", 10, ValueError), (P.temporal_leak, "n_neighbours", 11, ValueError),
+    (P.selection_leak, "n_rows", 10, ValueError), (P.selection_leak, "n_selected", 0, ValueError),
+    (P.selection_leak, "n_features", 5, ValueError),
+])
+def test_leaks_reject_bad_sizes(function, argument, value, error):
+    with pytest.raises(error, match=argument):
+        function(**{argument: value})
 
 
 # ---------------------------------------------------------------------------

@@ -25,28 +25,31 @@ from this package (and from :mod:`evalmetrics.handbook`):
 ``folds``           averaging or pooling folds, folds without positives
 ``regression``      MAPE near zero, R-squared misread
 ``intervals``       the resampling unit, paired differences, small samples
+``leakage``         rows of one patient, a shuffled time series and features
+                    chosen on all rows, on both sides of a split
 ==================  =====================================================
 """
 
 from __future__ import annotations
 
-from . import decisions, folds, intervals, rankings, regression, thresholds
+from . import decisions, folds, intervals, leakage, rankings, regression, thresholds
 from .decisions import *  # noqa: F401,F403
 from .folds import *  # noqa: F401,F403
 from .intervals import *  # noqa: F401,F403
+from .leakage import *  # noqa: F401,F403
 from .rankings import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .thresholds import *  # noqa: F401,F403
 
 __all__ = [
     "AreaComparison", "CalibrationOnTraining", "CostThresholds", "EmptyFolds", "FoldAverages",
-    "FoldRmse", "MapeConstant", "MapeNearZero", "PairedComparison", "PositiveClassView", "PositiveClassViews",
-    "RSquaredReadings", "RareClassDrop", "ResamplingUnits", "SilentClassifier", "SmallSample",
-    "TieOrders", "TransposedReading", "TwoMacroF1", "UncalibratedThreshold",
+    "FoldRmse", "GroupLeak", "MapeConstant", "MapeNearZero", "PairedComparison", "PositiveClassView", "PositiveClassViews",
+    "RSquaredReadings", "RareClassDrop", "ResamplingUnits", "SelectionLeak", "SilentClassifier",
+    "SmallSample", "TemporalLeak", "TieOrders", "TransposedReading", "TwoMacroF1", "UncalibratedThreshold",
     "accuracy_under_imbalance", "auc_from_hard_predictions", "calibration_on_training",
-    "fold_averaging", "fold_rmse", "folds_without_positives", "hard_prediction_data", "mape_best_constant",
+    "fold_averaging", "fold_rmse", "folds_without_positives", "group_leak", "hard_prediction_data", "mape_best_constant",
     "mape_near_zero", "misread_r_squared", "paired_versus_separate", "rare_class_hidden",
-    "row_by_row_roc", "swapped_positive_class", "threshold_on_test_set", "tie_orders",
+    "row_by_row_roc", "selection_leak", "swapped_positive_class", "temporal_leak", "threshold_on_test_set", "tie_orders",
     "too_few_examples", "transposed_matrix", "trapezoid_on_fine_curve",
     "trapezoid_on_hard_predictions", "trapezoidal_pr_area", "two_macro_f1", "uncalibrated_threshold",
     "wrong_resampling_unit",
