@@ -50,9 +50,9 @@ __all__ = [
     "reliability_curve",
 ]
 
-# scikit-learn (1.5 and later) clips every probability to [eps, 1 - eps] with
-# eps the float64 machine epsilon: a certain and wrong forecast costs
-# -log(eps) = 36.04 instead of an infinite loss.
+# scikit-learn (by default since 1.2, always since 1.5) clips every probability
+# to [eps, 1 - eps] with eps the float64 machine epsilon: a certain and wrong
+# forecast costs -log(eps) = 36.04 instead of an infinite loss.
 _LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 _STRATEGIES = ("uniform", "quantile")
@@ -376,10 +376,11 @@ def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOS
         The probability given to the outcome is clipped to
         ``[eps, 1 - eps]`` before its logarithm, so a forecast of exactly 0
         or 1 that turns out wrong costs ``-log(eps)`` (36.04 by default)
-        rather than infinity.  The default is what scikit-learn's
-        ``log_loss`` does since version 1.5 (earlier versions clipped at
-        1e-15); ``eps=0`` clips nothing and returns ``inf`` for such a row.
-        Must be in [0, 0.5).
+        rather than infinity.  The default is scikit-learn's: its
+        ``log_loss`` has clipped at the epsilon of float64 input by default
+        since version 1.2 (at 1e-15 before), and only so since 1.5 removed
+        its ``eps`` argument.  ``eps=0`` clips nothing and returns ``inf``
+        for such a row.  Must be in [0, 0.5).
 
     Returns
     -------
