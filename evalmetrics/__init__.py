@@ -10,7 +10,7 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``curves``                :func:`threshold_table`, ROC and precision-recall
 ``ranking``               the AUC as a probability (pairs, ranks)
 ``costs``                 cost curves and cost-optimal thresholds
-``calibration``           Brier score and decomposition, reliability, CORP
+``calibration``           Brier score and decomposition, log loss, reliability, CORP
 ``recalibration``         Platt scaling, isotonic regression, PlattCalibrated
 ``regression``            MSE, RMSE, MAE, MAPE, R-squared
 ``cross_validation``      splitters and out-of-fold probabilities

@@ -2,6 +2,8 @@
 
 * :func:`brier_score` -- the mean squared error of the probabilities, a
   proper scoring rule (scikit-learn's ``brier_score_loss``).
+* :func:`log_loss` -- the mean negative log probability of the outcomes, the
+  other common proper scoring rule (scikit-learn's ``log_loss``).
 * :func:`brier_decomposition` -- Murphy's exact split of the Brier score into
   reliability, resolution and uncertainty over the distinct forecast values.
 * :func:`binned_brier_decomposition` -- the same split after binning, which
@@ -23,6 +25,7 @@ probabilities.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -30,6 +33,7 @@ import numpy as np
 
 from . import arrays
 from ._kernels.brier import brier
+from ._kernels.log_loss import log_loss as _log_loss
 from .recalibration import _pav
 
 __all__ = [
@@ -42,8 +46,14 @@ __all__ = [
     "brier_score",
     "corp_reliability",
     "expected_calibration_error",
+    "log_loss",
     "reliability_curve",
 ]
+
+# scikit-learn (by default since 1.2, always since 1.5) clips every probability
+# to [eps, 1 - eps] with eps the float64 machine epsilon: a certain and wrong
+# forecast costs -log(eps) = 36.04 instead of an infinite loss.
+_LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 _STRATEGIES = ("uniform", "quantile")
 
@@ -185,6 +195,17 @@ def _check_binning(n_bins, strategy):
     if strategy not in _STRATEGIES:
         raise ValueError(f'strategy must be "uniform" or "quantile", got {strategy!r}')
     return n_bins
+
+
+def _check_eps(eps):
+    # bool is an int; a clip bound of True would be a silent 1.0.
+    if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
+    eps = float(eps)
+    # eps = 0.5 would clip every forecast to 0.5; beyond, the interval is empty.
+    if not 0.0 <= eps < 0.5:
+        raise ValueError(f"eps must be in [0, 0.5), got {eps!r}")
+    return eps
 
 
 def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
@@ -330,6 +351,58 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
     if not np.any(w > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
     return brier(is_positive, p, w)
+
+
+def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOSS_EPS):
+    """Log loss: the mean negative log probability given to what happened.
+
+    ``-(1/n) sum [y log p + (1 - y) log(1 - p)]`` in natural logarithms,
+    the negative mean log-likelihood of the outcomes under the forecasts.
+    Like the Brier score it is a proper scoring rule, but it punishes a
+    confident miss without bound: a probability ``q`` given to the outcome
+    that happened costs ``-log q``.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Binary labels.
+    y_prob : array_like of shape (n,)
+        Predicted probabilities of the positive class, in [0, 1].
+    pos_label : label, optional
+        As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights.
+    eps : float, default ``numpy.finfo(float).eps``
+        The probability given to the outcome is clipped to
+        ``[eps, 1 - eps]`` before its logarithm, so a forecast of exactly 0
+        or 1 that turns out wrong costs ``-log(eps)`` (36.04 by default)
+        rather than infinity.  The default is scikit-learn's: its
+        ``log_loss`` has clipped at the epsilon of float64 input by default
+        since version 1.2 (at 1e-15 before), and only so since 1.5 removed
+        its ``eps`` argument.  ``eps=0`` clips nothing and returns ``inf``
+        for such a row.  Must be in [0, 0.5).
+
+    Returns
+    -------
+    float
+        At least ``-log(1 - eps)`` (0 without clipping); the base-rate
+        forecast ``pi`` scores the entropy ``-pi log pi - (1 - pi) log(1 - pi)``.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> round(log_loss(u.y_true, u.y_score), 4)
+    0.5733
+    """
+    eps = _check_eps(eps)
+    is_positive, p, w = arrays.binary_scores(
+        y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
+        score_name="y_prob", probability=True,
+    )
+    if w is not None and not np.any(w > 0):  # a sum could overflow
+        raise ValueError("sample_weight sums to zero")
+    return _log_loss(is_positive, p, eps, w)
 
 
 def brier_decomposition(y_true, y_prob, *, pos_label=None):

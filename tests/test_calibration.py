@@ -7,6 +7,7 @@ decomposition (brier-decomposition-zh), or from scikit-learn / SciPy.
 
 from __future__ import annotations
 
+import math
 import warnings
 from fractions import Fraction
 
@@ -25,6 +26,7 @@ from evalmetrics.calibration import (
     brier_score,
     corp_reliability,
     expected_calibration_error,
+    log_loss,
     reliability_curve,
 )
 from evalmetrics.recalibration import (
@@ -89,6 +91,41 @@ def test_base_rate_forecast_and_gap(units):
     assert round(base - brier_score(units.y_true, units.y_score), 4) == 0.0253
     # Uncertainty is the base-rate forecast's score.
     assert brier_decomposition(units.y_true, units.y_score).uncertainty == pytest.approx(2 / 9, abs=1e-15)
+
+
+def test_log_loss_of_the_twelve_units(units):
+    # Oracle: the probability each unit gave to its own outcome, summed in math.log.
+    given = [s if y == 1 else 1 - s for y, s in zip(units.y_true.tolist(), units.y_score.tolist())]
+    expected = -math.fsum(math.log(q) for q in given) / 12
+    assert log_loss(units.y_true, units.y_score) == pytest.approx(expected, abs=TOL)
+    assert round(log_loss(units.y_true, units.y_score), 4) == 0.5733
+
+
+def test_log_loss_of_the_base_rate_is_the_entropy(units):
+    # Reporting 1/3 for every unit: -(1/3) log(1/3) - (2/3) log(2/3) = 0.6365.
+    entropy = -(math.log(1 / 3) / 3 + 2 * math.log(2 / 3) / 3)
+    assert log_loss(units.y_true, np.full(12, 1 / 3)) == pytest.approx(entropy, abs=TOL)
+    assert round(entropy, 4) == 0.6365
+
+
+@pytest.mark.parametrize("q", [0.1, 0.3, 0.5, 0.8])
+def test_log_loss_is_proper(q):
+    # The expected loss of reporting p when the outcome is positive with probability q,
+    # q -log p + (1 - q) -log(1 - p), is smallest at p = q on a fine grid.
+    grid = np.linspace(0.01, 0.99, 99)
+    expected = [q * log_loss([1], [p]) + (1 - q) * log_loss([0], [p]) for p in grid]
+    assert grid[int(np.argmin(expected))] == pytest.approx(q)
+
+
+def test_log_loss_clipping():
+    eps = np.finfo(float).eps
+    # A certain miss costs -log(eps) = 36.04, a certain hit -log(1 - eps), not 0.
+    assert log_loss([1], [0.0]) == pytest.approx(-math.log(eps), abs=TOL)
+    assert round(log_loss([1], [0.0]), 2) == 36.04
+    assert log_loss([1], [1.0]) == pytest.approx(-math.log(1 - eps), rel=1e-12) and log_loss([1], [1.0]) > 0
+    assert log_loss([0, 1], [1.0, 0.0], eps=0) == math.inf
+    assert log_loss([0, 1], [0.0, 1.0], eps=0) == 0.0
+    assert log_loss([1, 0], [1e-3, 0.5], eps=1e-2) == pytest.approx(-(math.log(1e-2) + math.log(0.5)) / 2, abs=TOL)
 
 
 def test_two_bin_reliability_curve(units):
@@ -225,6 +262,30 @@ def test_brier_score_matches_sklearn(seed):
     labels = np.where(y_true == 1, "faulty", "working")
     assert abs(brier_score(labels, y_prob, pos_label="faulty")
                - brier_score_loss(labels, y_prob, pos_label="faulty")) <= TOL
+
+
+def _extreme_probabilities(seed, n=400):
+    """Tied probabilities with exact 0 and 1 and values within 1e-17 of them, on both classes."""
+    y_true, y_prob, weights = random_data(seed, n=n, decimals=2)
+    y_prob[:8] = 0.0, 1.0, 0.0, 1.0, 1e-20, 1 - 1e-17, 1e-300, 0.5
+    y_true[:8] = 0, 0, 1, 1, 1, 0, 0, 1
+    weights[8:12] = 0.0
+    return y_true, y_prob, weights
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_log_loss_matches_sklearn(seed):
+    from sklearn.metrics import log_loss as sklearn_log_loss
+
+    y_true, y_prob, weights = _extreme_probabilities(seed)
+    assert abs(log_loss(y_true, y_prob) - sklearn_log_loss(y_true, y_prob)) <= TOL
+    assert abs(log_loss(y_true, y_prob, sample_weight=weights)
+               - sklearn_log_loss(y_true, y_prob, sample_weight=weights)) <= TOL
+    # scikit-learn reads a single column as the probability of the larger label.
+    labels = np.where(y_true == 1, "working", "faulty")
+    assert abs(log_loss(labels, 1 - y_prob, pos_label="faulty")
+               - sklearn_log_loss(labels, y_prob)) <= TOL
+    assert abs(log_loss(2 * y_true - 1, y_prob) - sklearn_log_loss(2 * y_true - 1, y_prob)) <= TOL
 
 
 @pytest.mark.parametrize("strategy", ["uniform", "quantile"])
@@ -505,6 +566,31 @@ def test_more_than_two_labels():
 def test_weights_summing_to_zero():
     with pytest.raises(ValueError, match="sample_weight sums to zero"):
         brier_score([0, 1], [0.2, 0.5], sample_weight=[0, 0])
+
+
+@pytest.mark.parametrize("eps", [-1e-3, 0.5, 1.0, math.nan])
+def test_log_loss_eps_outside_its_range(eps):
+    with pytest.raises(ValueError, match=r"eps must be in \[0, 0.5\)"):
+        log_loss([0, 1], [0.2, 0.5], eps=eps)
+
+
+@pytest.mark.parametrize("eps", ["auto", True, None])
+def test_log_loss_eps_not_a_number(eps):
+    with pytest.raises(TypeError, match="eps must be a real number"):
+        log_loss([0, 1], [0.2, 0.5], eps=eps)
+
+
+def test_log_loss_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="y_prob must be probabilities"):
+        log_loss([0, 1], [0.2, 1.2])
+    with pytest.raises(ValueError, match="y_prob contains 1 NaN"):
+        log_loss([0, 1], [np.nan, 0.5])
+    with pytest.raises(ValueError, match="inconsistent lengths"):
+        log_loss([0, 1, 1], [0.2, 0.5])
+    with pytest.raises(ValueError, match="sample_weight sums to zero"):
+        log_loss([0, 1], [0.2, 0.5], sample_weight=[0, 0])
+    with pytest.raises(ValueError, match="pass pos_label"):
+        log_loss(["a", "b"], [0.2, 0.5])
 
 
 def test_platt_needs_both_classes():

@@ -146,6 +146,7 @@ SCORE_METRICS = [
     Metric("cost_at_threshold", partial(em.cost_at_threshold, threshold=0.5, false_positive_cost=1.0,
                                         false_negative_cost=4.0)),
     Metric("brier_score", em.brier_score, probabilities=True),
+    Metric("log_loss", em.log_loss, probabilities=True),
     Metric("brier_decomposition", _decomposition, weights=False, probabilities=True),
     Metric("expected_calibration_error", partial(em.expected_calibration_error, n_bins=4), weights=False,
            probabilities=True),

@@ -323,6 +323,7 @@ SCALE_FREE = [
      "score"),
     ("youden_index", _youden, "score"),
     ("brier_score", em.brier_score, "prob"),
+    ("log_loss", em.log_loss, "prob"),
     ("mean_squared_error", em.mean_squared_error, "real"),
     ("root_mean_squared_error", em.root_mean_squared_error, "real"),
     ("mean_absolute_error", em.mean_absolute_error, "real"),

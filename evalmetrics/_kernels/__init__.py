@@ -11,6 +11,7 @@ module per idea, each function with a one-line contract:
 * :mod:`.bootstrap_auc` -- the bootstrap of the AUC from counts over cells of
   tied scores (the engine a metric carries, see ``bootstrap_engine``);
 * :mod:`.brier` -- the Brier score;
+* :mod:`.log_loss` -- the log loss, clipped as scikit-learn clips it;
 * :mod:`.normal` -- the standard normal distribution function and quantile;
 * :mod:`.weights` -- sample weights at a safe scale, so that a ratio of
   weighted sums is the same for weights at any scale.

@@ -2,8 +2,8 @@
 
 Covers :mod:`evalmetrics.calibration` and :mod:`evalmetrics.recalibration`
 (the chapters ``book/calibration.md`` and ``book/brier-decomposition.md``): the Brier
-score, reliability curves, CORP, isotonic regression and Platt scaling,
-against ``brier_score_loss``, ``calibration_curve``, ``IsotonicRegression``,
+score, the log loss, reliability curves, CORP, isotonic regression and Platt scaling,
+against ``brier_score_loss``, ``log_loss``, ``calibration_curve``, ``IsotonicRegression``,
 ``LogisticRegression`` and ``CalibratedClassifierCV``.
 """
 
@@ -27,6 +27,20 @@ from ._data import _BINARY_DATA, _binary_check, _features
 _binary_check("brier_score", "sklearn.metrics.brier_score_loss", lambda d: [
     (calibration.brier_score(d.y_true, d.y_prob, **d.ours()),
      _sk_metrics().brier_score_loss(d.y_true, d.y_prob, **d.theirs()))])
+
+
+def _log_loss(d):
+    # scikit-learn reads one column as the probability of the larger label, which
+    # for ("ok", "faulty") is "ok": hand it 0/1 outcomes instead.
+    y = (d.y_true == d.label).astype(int)
+    return [(calibration.log_loss(d.y_true, d.y_prob, **d.ours()),
+             _sk_metrics().log_loss(y, d.y_prob, sample_weight=d.sample_weight))]
+
+
+_binary_check("log_loss", "sklearn.metrics.log_loss (both clip at the float64 epsilon)", _log_loss,
+              _BINARY_DATA + "; exact 0 and 1 among the probabilities")
+
+
 def _decomposition(d):
     parts = calibration.brier_decomposition(d.y_true, d.y_prob, pos_label=d.pos_label)
     return [(parts.reliability - parts.resolution + parts.uncertainty,

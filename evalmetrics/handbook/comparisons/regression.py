@@ -34,7 +34,11 @@ def _grid_minimum(y, w, loss):
     """
     candidates = np.unique(y)
     losses = np.array([_load(loss)(y, np.full(len(y), c), sample_weight=w) for c in candidates])
-    return candidates[int(np.argmin(losses))], losses.min()
+    # On a flat stretch (a weighted median that is not unique) the minimisers'
+    # losses are equal but for rounding, so argmin alone may pick any of them:
+    # take the lowest target whose loss is the minimum to rounding.
+    lowest = int(np.flatnonzero(losses <= losses.min() * (1 + 1e-12))[0])
+    return candidates[lowest], losses.min()
 
 
 for _metric, _loss in (("mae", "mean_absolute_error"), ("mape", "mean_absolute_percentage_error")):
