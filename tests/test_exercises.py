@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 from notebooks import EXERCISE_KINDS, EXERCISE_LEVELS, leftover_myst  # noqa: E402
 
 # Pages that teach nothing to practise: the landing page, the notation, the
-# bibliography, the table of checks against scikit-learn and the API reference.
+# bibliography, the table of checks against scikit-learn and the API reference
+# (book/api*.md).
 NOT_TEACHING = {"index", "notation", "bibliography", "checked-against-scikit-learn"}
 FEWEST, MOST = 4, 8
 
@@ -31,7 +32,7 @@ FENCE = re.compile(r"^(`{3,}|:{3,})\{(exercise|solution|solution-start|solution-
 
 def teaching_chapters() -> list[str]:
     return [p.stem for p in toc_chapters()
-            if p.stem not in NOT_TEACHING and p.parent.name == "book"]
+            if p.stem not in NOT_TEACHING and not p.stem.startswith("api")]
 
 
 def blocks(page: str) -> list[dict]:

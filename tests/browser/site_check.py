@@ -46,7 +46,7 @@ ALLOWED_CONSOLE: set[str] = set()
 SEARCH_WORD = "Matthews"  # the imbalance chapter's Matthews correlation coefficient
 
 BOOK_PAGES = [f"book/{p.stem}.html" for p in toc_chapters()]
-SITE_PAGES = ["index.html", "genindex.html", "search.html", "prf-prf.html", *BOOK_PAGES]
+SITE_PAGES = ["index.html", "genindex.html", "search.html", *BOOK_PAGES]
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
