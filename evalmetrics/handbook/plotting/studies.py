@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import costs, curves
 from ..studies import binormal_curve
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILION, finish, pyplot
+from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
 from ...plotting.calibration import plot_reliability_diagram
 from ...plotting.validation import plot_bootstrap_distributions
 
@@ -40,7 +40,7 @@ def _percent(value):
     return f"{100 * value:g} %"
 
 
-def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(9.0, 4.8)):
+def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(8.8, 4.8)):
     """ROC and precision-recall curves of :func:`~evalmetrics.handbook.studies.imbalance_study`.
 
     One colour per prevalence.  The dotted curves are the exact binormal
@@ -89,7 +89,7 @@ def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(9.0, 4.8)):
     return fig
 
 
-def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(9.0, 4.2)):
+def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(8.8, 4.2)):
     """ROC and precision-recall curves of the two models of :func:`~evalmetrics.handbook.studies.ab_comparison`.
 
     The ROC panel marks the false positive rate of the recall comparison,
@@ -152,7 +152,7 @@ def _zoom(roc_ax, comparison):
     inset.tick_params(labelsize="x-small")
 
 
-def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(11.0, 4.6)):
+def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(8.8, 4.6)):
     """Reliability diagrams with bin counts for the three screening models.
 
     Parameters
@@ -199,7 +199,7 @@ def _cost_steps(y, p, false_positive_cost, false_negative_cost):
     return curve.thresholds[:0:-1], curve.total_cost[:0:-1], curve.total_cost[0]
 
 
-def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(11.0, 3.8)):
+def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(8.8, 3.8)):
     """Total cost on the development set against the threshold, one panel per model.
 
     Each staircase is ``cFP FP(t) + cFN FN(t)`` over the out-of-fold
@@ -251,7 +251,7 @@ def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(11.0, 3.8))
     return fig
 
 
-def plot_screening_bootstrap(result, *, figsize=(12.0, 3.8)):
+def plot_screening_bootstrap(result, *, figsize=(8.8, 3.8)):
     """Separate and paired bootstrap distributions of the screening run.
 
     Left and middle: the bootstrap distributions of the test AUC and Brier
@@ -292,5 +292,5 @@ def plot_screening_bootstrap(result, *, figsize=(12.0, 3.8)):
     diff_ax.axvline(0.0, color="black", linewidth=1.2)
     finish(diff_ax, xlabel="logistic regression minus naive Bayes", ylabel="Density",
            title="Paired differences")
-    diff_ax.legend(frameon=False, fontsize="small", title="95 % interval", title_fontsize="small")
+    diff_ax.legend(frameon=False, fontsize="small", title="95 % interval", title_fontsize=SMALL_TEXT)
     return fig
