@@ -54,6 +54,26 @@ RC = {
 }
 
 
+def text_colour_on(rgb):
+    """``"black"`` or ``"white"``, whichever contrasts more with the background ``rgb``.
+
+    WCAG's contrast ratio of the two relative luminances; white on a light tint
+    (a pale orange cell, a light grey band) is what this replaces.
+
+    Examples
+    --------
+    >>> text_colour_on((0.9, 0.62, 0.0)), text_colour_on((0.0, 0.45, 0.7))
+    ('black', 'white')
+    """
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgb[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    # Contrast with black: (L + 0.05) / 0.05; with white: 1.05 / (L + 0.05).
+    return "black" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "white"
+
+
 @dataclasses.dataclass(frozen=True)
 class TextSizes:
     """The smallest text of a figure, as drawn and as read on the website and in the PDF."""

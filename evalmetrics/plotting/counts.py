@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, new_axes
+from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, new_axes, text_colour_on
 
 __all__ = [
     "plot_class_scores",
@@ -73,7 +73,7 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
             if cell_names and k == 2:
                 text = f"{_BINARY_CELL_NAMES[j][i]}\n{text}"
             ax.text(i, j, text, ha="center", va="center", fontsize=11,
-                    color="white" if strength > 0.6 else "black")
+                    color=text_colour_on(image[j, i]))
     ax.imshow(image, interpolation="nearest")
     ax.set_xticks(range(k), labels)
     ax.set_yticks(range(k), labels)
