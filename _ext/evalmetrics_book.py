@@ -382,6 +382,20 @@ def _add_stylesheet(app, config):
     app.add_css_file("evalmetrics.css")
 
 
+def _plain_math(app, latex: str) -> str:
+    """Inline TeX as plain words for alt text: the book's macros expanded, commands and
+    braces dropped (``\\cFP = 1`` reads as ``c_FP = 1``)."""
+    import re
+
+    macros = app.config.mathjax3_config.get("tex", {}).get("macros", {})
+    for name, body in sorted(macros.items(), key=lambda item: -len(item[0])):
+        latex = re.sub(rf"\\{name}(?![A-Za-z])", lambda _: body, latex)
+    latex = re.sub(r"\\[,;:! ]", " ", latex)
+    latex = re.sub(r"\\(mathrm|operatorname|mathbb|text)(?![A-Za-z])", "", latex)
+    latex = re.sub(r"\\([A-Za-z]+)", r"\1", latex)
+    return latex.replace("{", "").replace("}", "")
+
+
 def _alt_from_caption(app, doctree, docname):
     from docutils import nodes
 
@@ -389,7 +403,10 @@ def _alt_from_caption(app, doctree, docname):
         captions = [child for child in figure.children if isinstance(child, nodes.caption)]
         if not captions:
             continue
-        text = " ".join(captions[0].astext().split())
+        parts = [_plain_math(app, node.astext()) if isinstance(node, nodes.math) else node.astext()
+                 for node in captions[0].findall(lambda n: isinstance(n, (nodes.math, nodes.Text)))
+                 if not isinstance(node, nodes.Text) or not isinstance(node.parent, nodes.math)]
+        text = " ".join("".join(parts).split())
         # The first sentence: up to the first full stop followed by a space.
         sentence = text.split(". ", 1)[0].rstrip(".") + "."
         for image in figure.findall(nodes.image):
