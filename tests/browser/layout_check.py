@@ -45,10 +45,10 @@ WIDE_CODE: dict[str, int] = {
     "book_api-cross-validation": 3, "book_api-curves": 2, "book_api-delong": 2,
     "book_api-intervals": 1, "book_api-models": 1, "book_api-plotting": 10,
     "book_api-ranking": 1, "book_api-rates": 1, "book_api-recalibration": 1,
-    "book_averaging": 1, "book_brier-decomposition": 3, "book_calibration": 5,
-    "book_confusion-matrix": 4, "book_costs": 3, "book_cross-validation": 8,
-    "book_imbalance": 4, "book_in-practice": 5, "book_intervals": 8, "book_pitfalls": 20,
-    "book_precision-recall": 4, "book_regression": 3, "book_reporting": 1, "book_roc-auc": 5,
+    "book_brier-decomposition": 3, "book_calibration": 5, "book_costs": 3,
+    "book_cross-validation": 8, "book_imbalance": 4, "book_in-practice": 1,
+    "book_intervals": 8, "book_pitfalls": 20, "book_precision-recall": 4, "book_regression": 3,
+    "book_reporting": 1, "book_roc-auc": 5,
 }
 
 DESKTOP = {"width": 1280, "height": 800}
