@@ -11,7 +11,7 @@
 #                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf
 #   make system    install the Debian packages the PDF and the browser test need
 #   make expected-outputs
-#                  record the outputs of the cells marked # NBVAL_CHECK_OUTPUT
+#                  record the outputs of the cells tagged nbval-check-output
 # Each target creates the virtual environment it needs; nothing is installed by hand.
 # The execution cache is dropped automatically when evalmetrics/ changes
 # (_ext/evalmetrics_book.py), so a rebuild never shows numbers of old code.

@@ -5,7 +5,9 @@ nbval
 -----
 Every chapter listed in ``_toc.yml`` is read through jupytext and run by nbval in
 lax mode: every cell runs (so every ``assert`` of a hidden cell is checked) and
-only cells marked ``# NBVAL_CHECK_OUTPUT`` have their output compared.  A MyST
+only cells tagged ``nbval-check-output`` (nbval's tag; a tag, not nbval's
+``# NBVAL_CHECK_OUTPUT`` comment, so that a reader never sees it) have their
+output compared.  A MyST
 page stores no outputs, so the expected outputs of marked cells live in
 ``tests/book_outputs/<page>.json``, recorded by ``make expected-outputs`` from a
 run whose asserts pass, and reviewed like any other expected value.  A marked
@@ -55,7 +57,7 @@ BOOK = ROOT / "book"
 BUILD = ROOT / "_build"
 OUTPUTS = ROOT / "tests" / "book_outputs"
 # What a built page depends on (for deciding whether a build is stale).
-BOOK_INPUTS = ("book/*", "_config.yml", "_toc.yml", "_ext/*.py", "tools/*.py",
+BOOK_INPUTS = ("book/*", "_config.yml", "_toc.yml", "_ext/*.py", "_ext/static/*", "tools/*.py",
                "evalmetrics/**/*.py", "pyproject.toml")
 
 
@@ -192,8 +194,8 @@ def page_collector():
                 self.options["check"] = False
             super().runtest()
             if self.missing_expected:
-                pytest.fail(f"{self.parent.path.name}, cell {self.cell_num} is marked "
-                            "# NBVAL_CHECK_OUTPUT but has no recorded output in "
+                pytest.fail(f"{self.parent.path.name}, cell {self.cell_num} is tagged "
+                            "nbval-check-output but has no recorded output in "
                             f"tests/book_outputs/{self.parent.path.stem}.json: run "
                             "`make expected-outputs` and review the recorded values",
                             pytrace=False)

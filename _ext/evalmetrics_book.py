@@ -18,7 +18,9 @@ that download as runnable notebooks, and builds that never show stale numbers.
   cache, so ``stderr_output: warn`` still warns.
 * **Vector figures.**  The kernels myst-nb starts inherit ``IPYTHONDIR``; this
   extension points it at a profile in the build folder whose start-up file
-  (``tools/ipython_startup.py``) asks matplotlib's inline backend for PNG *and* PDF.  HTML shows the PNG, LaTeX takes the PDF.
+  (``tools/ipython_startup.py``) asks matplotlib's inline backend for PNG *and* PDF,
+  applies the handbook's font sizes and logs every figure whose text would be
+  too small on the website or in the PDF; the log fails the build (a warning).  HTML shows the PNG, LaTeX takes the PDF.
 * **Offline MathJax.**  MathJax 3 is copied from the ``sphinx-mathjax-offline``
   wheel into ``_static/mathjax/`` of the HTML output (only the CommonHTML
   output, its fonts, the TeX extensions and the accessibility parts: about
@@ -31,6 +33,13 @@ that download as runnable notebooks, and builds that never show stale numbers.
   launch button).  Only the notebooks of pages read again since they were
   written, or all of them when a title, number or citation of the book changed,
   are converted again (``.evalmetrics-notebooks.json`` in the HTML output).
+* **Layout.**  ``_ext/static/evalmetrics.css``: long names break instead of
+  widening a phone's page, printed output wraps at the column, a wide index
+  table scrolls in its own box (the rules: ``tests/browser/layout_check.py``).
+* **Alt text.**  A figure drawn by a page (``glue:figure``) has no alt text
+  of its own, and the HTML writer would fall back to the image's file name: at
+  ``doctree-resolved`` an image without alt text takes the first sentence of its
+  figure's caption, which says what the figure shows (an ``:alt:`` option wins).
 * **Citations in round brackets.**  ``bibtex_reference_style: author_year_round``
   is sphinxcontrib-bibtex's author-year style with parentheses instead of its
   square brackets: "(Fawcett, 2006)" and "Fawcett (2006)", as the downloaded
@@ -139,6 +148,11 @@ def _on_config_inited(app, config):
     startup.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(ROOT / "tools" / "ipython_startup.py", startup / "00-evalmetrics.py")
     os.environ["IPYTHONDIR"] = str(ipython)
+    # Figure text: the kernels log each figure whose text is too small (the start-up
+    # file); a figure of a hidden cell shows no stderr, so the log is read at env-updated.
+    log = build / "figure-text.log"
+    log.unlink(missing_ok=True)
+    os.environ["EVALMETRICS_FIGURE_LOG"] = str(log)
     # Offline MathJax (unless a page set explicitly wants another one).
     if not config.mathjax_path or "cdn.jsdelivr.net" in config.mathjax_path:
         config.mathjax_path = "mathjax/tex-chtml.js"
@@ -389,6 +403,50 @@ def _on_page_context(app, pagename, templatename, context, doctree):
         context["ipynb_source"] = pagename + ".ipynb"
 
 
+def _report_figure_text(app, env):
+    log = Path(os.environ.get("EVALMETRICS_FIGURE_LOG", Path(app.outdir).parent / "figure-text.log"))
+    if log.is_file():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            logger.warning(line)
+
+
+def _add_stylesheet(app, config):
+    config.html_static_path.append(str(ROOT / "_ext" / "static"))
+    app.add_css_file("evalmetrics.css")
+
+
+def _plain_math(app, latex: str) -> str:
+    """Inline TeX as plain words for alt text: the book's macros expanded, commands and
+    braces dropped (``\\cFP = 1`` reads as ``c_FP = 1``)."""
+    import re
+
+    macros = app.config.mathjax3_config.get("tex", {}).get("macros", {})
+    for name, body in sorted(macros.items(), key=lambda item: -len(item[0])):
+        latex = re.sub(rf"\\{name}(?![A-Za-z])", lambda _: body, latex)
+    latex = re.sub(r"\\[,;:! ]", " ", latex)
+    latex = re.sub(r"\\(mathrm|operatorname|mathbb|text)(?![A-Za-z])", "", latex)
+    latex = re.sub(r"\\([A-Za-z]+)", r"\1", latex)
+    return latex.replace("{", "").replace("}", "")
+
+
+def _alt_from_caption(app, doctree, docname):
+    from docutils import nodes
+
+    for figure in doctree.findall(nodes.figure):
+        captions = [child for child in figure.children if isinstance(child, nodes.caption)]
+        if not captions:
+            continue
+        parts = [_plain_math(app, node.astext()) if isinstance(node, nodes.math) else node.astext()
+                 for node in captions[0].findall(lambda n: isinstance(n, (nodes.math, nodes.Text)))
+                 if not isinstance(node, nodes.Text) or not isinstance(node.parent, nodes.math)]
+        text = " ".join("".join(parts).split())
+        # The first sentence: up to the first full stop followed by a space.
+        sentence = text.split(". ", 1)[0].rstrip(".") + "."
+        for image in figure.findall(nodes.image):
+            if not image.get("alt"):
+                image["alt"] = sentence
+
+
 def setup(app):
     # Kernels run at once by the pre-execution (0: none, myst-nb runs every page itself).
     app.add_config_value("evalmetrics_execution_workers", _workers_default(), "", int)
@@ -396,4 +454,7 @@ def setup(app):
     app.connect("env-before-read-docs", _on_env_before_read_docs)
     app.connect("html-page-context", _on_page_context, priority=400)
     app.connect("build-finished", _on_build_finished)
+    app.connect("doctree-resolved", _alt_from_caption)
+    app.connect("config-inited", _add_stylesheet)
+    app.connect("env-updated", _report_figure_text)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

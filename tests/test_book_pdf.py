@@ -18,7 +18,7 @@ BOOK = ROOT / "book"
 
 # Numbers of the handbook's worked examples, as the pages print them, per chapter
 # (source: the Evaluation Metrics Handbook's worked examples, asserted by each
-# chapter's hidden cells and its # NBVAL_CHECK_OUTPUT cell, tests/book_outputs/).
+# chapter's hidden cells and its nbval-check-output cell, tests/book_outputs/).
 WORKED_EXAMPLE = {
     "confusion-matrix": ["0.6667", "0.8333"],  # twelve units at 0.5: accuracy, NPV
     "f-scores": ["0.6818", "0.5357"],  # F2, F0.5

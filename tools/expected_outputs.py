@@ -2,7 +2,7 @@
 
 Runs each chapter (all chapters of ``_toc.yml`` by default) the way nbval does
 (jupytext, a fresh kernel, the page's folder as working directory) and writes
-the outputs of the cells marked ``# NBVAL_CHECK_OUTPUT`` to
+the outputs of the cells tagged ``nbval-check-output`` to
 ``tests/book_outputs/<page>.json``.  A page that fails to run records nothing.
 Review the diff of the JSON files like any other change of an expected value.
 """
@@ -23,8 +23,9 @@ KEEP = {"output_type", "name", "text", "data", "ename", "evalue"}
 SKIP_DATA = {"image/png", "image/jpeg", "application/pdf"}
 
 
-def marked(source: str) -> bool:
-    return any(line.strip() == "# NBVAL_CHECK_OUTPUT" for line in source.splitlines())
+def marked(cell) -> bool:
+    # The tag nbval reads; its comment marker would show on the page, so it is not used.
+    return "nbval-check-output" in cell.metadata.get("tags", [])
 
 
 def record(path: Path) -> list[dict] | None:
@@ -32,13 +33,13 @@ def record(path: Path) -> list[dict] | None:
     from nbclient import NotebookClient
 
     nb = jupytext.read(str(path), fmt="md:myst")
-    if not any(c.cell_type == "code" and marked(c.source) for c in nb.cells):
+    if not any(c.cell_type == "code" and marked(c) for c in nb.cells):
         return None
     NotebookClient(nb, timeout=600, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     cells = []
     for cell in nb.cells:
-        if cell.cell_type == "code" and marked(cell.source):
+        if cell.cell_type == "code" and marked(cell):
             outputs = []
             for out in cell.outputs:
                 out = {k: v for k, v in out.items() if k in KEEP}

@@ -1,10 +1,22 @@
-"""One palette and one style for every figure of the handbook.
+"""One palette, one style and one text-size rule for every figure of the handbook.
 
 Four colours from the Okabe-Ito palette, which stays distinguishable for
 the common forms of colour blindness and in grey-scale print.
+
+Figure text must be legible where it is read: at least ``MIN_WEB_TEXT_PX``
+CSS pixels on the website at 1280 px, where a figure is shown at its own
+width or the content column's (``WEB_COLUMN_PX``), whichever is smaller, and
+at least ``MIN_PRINT_TEXT_PT`` points in the PDF, where a figure is printed at
+its own width or the text width's (``PRINT_WIDTH_IN``).  :data:`RC` holds the
+font sizes (and TrueType fonts for the PDF); :func:`text_sizes` measures a
+drawn figure against both rules.  The book's kernels apply :data:`RC` and run
+the check on every figure they draw (``tools/ipython_startup.py``); the
+browser test confirms the column width the rule assumes.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -13,6 +25,111 @@ VERMILION = "#D55E00"
 GREY = "#7F7F7F"  # reference lines (diagonals, baselines), never data
 
 PALETTE = (BLUE, ORANGE, GREEN, VERMILION)
+
+# Where figure text is read, and how small it may be there.
+MIN_WEB_TEXT_PX = 9.0  # CSS pixels, website at 1280 px
+MIN_PRINT_TEXT_PT = 7.0  # points, PDF
+WEB_COLUMN_PX = 660  # a figure at 1280 px gets at least this width (tests/browser: 672)
+PRINT_WIDTH_IN = 6.27  # LaTeX text width: A4 with Sphinx's 1 in margins (letter is wider)
+
+# Font sizes of every figure (points; the smallest, 10 pt, is the tick labels and
+# legends), and TrueType (Type 42) fonts in PDF and PostScript output: a PDF with
+# Type 3 fonts renders blurred in some viewers and its text cannot be searched.
+SMALL_TEXT = 10  # points: annotations, legends, numbers drawn on a figure
+# The widest figure whose SMALL_TEXT is legible on both: 8.96 in (the PDF decides).
+MAX_WIDTH_IN = min(SMALL_TEXT * PRINT_WIDTH_IN / MIN_PRINT_TEXT_PT,
+                   SMALL_TEXT / 72 * WEB_COLUMN_PX / MIN_WEB_TEXT_PX)
+
+RC = {
+    "font.size": 11,
+    "axes.titlesize": 11,
+    "axes.labelsize": 11,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "legend.fontsize": 10,
+    "legend.title_fontsize": 10,
+    "figure.titlesize": 12,
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+}
+
+
+def text_colour_on(rgb):
+    """``"black"`` or ``"white"``, whichever contrasts more with the background ``rgb``.
+
+    WCAG's contrast ratio of the two relative luminances; white on a light tint
+    (a pale orange cell, a light grey band) is what this replaces.
+
+    Examples
+    --------
+    >>> text_colour_on((0.9, 0.62, 0.0)), text_colour_on((0.0, 0.45, 0.7))
+    ('black', 'white')
+    """
+    def linear(c):
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgb[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    # Contrast with black: (L + 0.05) / 0.05; with white: 1.05 / (L + 0.05).
+    return "black" if (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) else "white"
+
+
+@dataclasses.dataclass(frozen=True)
+class TextSizes:
+    """The smallest text of a figure, as drawn and as read on the website and in the PDF."""
+
+    text: str
+    points: float
+    web_px: float
+    print_pt: float
+
+    @property
+    def legible(self) -> bool:
+        return self.web_px >= MIN_WEB_TEXT_PX and self.print_pt >= MIN_PRINT_TEXT_PT
+
+
+def text_sizes(fig, *, dpi=None):
+    """Measure the smallest visible text of a drawn figure where it is read.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        A figure that has been drawn (saved or shown), so that its tick labels exist.
+    dpi : float, optional
+        Pixels per inch of the website's image; the figure's own by default.
+
+    Returns
+    -------
+    TextSizes or None
+        None for a figure without text.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> _ = ax.set_xlabel("false positive rate", fontsize=10)
+    >>> fig.canvas.draw()
+    >>> round(text_sizes(fig).print_pt, 1)
+    10.0
+    >>> plt.close(fig)
+    """
+    from matplotlib.text import Text
+
+    # Every tick of an axis has the same size, drawn or not: no need to tell them apart.
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    if not texts:
+        return None
+    smallest = min(texts, key=lambda t: t.get_fontsize())
+    points = smallest.get_fontsize()
+    width_in = fig.get_figwidth()
+    dpi = fig.dpi if dpi is None else dpi
+    # A figure wider than its column is scaled down to it; a narrower one is shown as is.
+    web_px = points / 72 * dpi * min(1.0, WEB_COLUMN_PX / (width_in * dpi))
+    print_pt = points * min(1.0, PRINT_WIDTH_IN / width_in)
+    return TextSizes(smallest.get_text(), float(points), float(web_px), float(print_pt))
+
 
 
 def pyplot():

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import calibration
-from ._style import BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILION, finish, pyplot
+from ._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
 
 __all__ = [
     "plot_brier_waterfall",
@@ -248,7 +248,7 @@ def plot_brier_waterfall(decomposition, *, ax=None, fmt=".4g", title=None, figsi
     ax.bar(range(4), heights, bottom=bottoms, color=colours, width=0.6)
     labels = [format(unc, fmt), "-" + format(res, fmt), "+" + format(rel, fmt), format(score, fmt)]
     for i, (b, h, text) in enumerate(zip(bottoms, heights, labels)):
-        ax.text(i, b + h, text, ha="center", va="bottom", fontsize=9)
+        ax.text(i, b + h, text, ha="center", va="bottom", fontsize=SMALL_TEXT)
     # Connectors carry each running total to the next bar.
     for i, level in enumerate([unc, after, after + rel]):
         ax.plot([i + 0.3, i + 0.7], [level, level], color=GREY, linewidth=0.8)

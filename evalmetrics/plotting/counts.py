@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import BLUE, GREEN, GREY, ORANGE, VERMILION, finish, new_axes
+from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, new_axes, text_colour_on
 
 __all__ = [
     "plot_class_scores",
@@ -73,7 +73,7 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
             if cell_names and k == 2:
                 text = f"{_BINARY_CELL_NAMES[j][i]}\n{text}"
             ax.text(i, j, text, ha="center", va="center", fontsize=11,
-                    color="white" if strength > 0.6 else "black")
+                    color=text_colour_on(image[j, i]))
     ax.imshow(image, interpolation="nearest")
     ax.set_xticks(range(k), labels)
     ax.set_yticks(range(k), labels)
@@ -132,9 +132,9 @@ def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
         ax.plot([mark], [mean], "o", color=GREY)
         ax.plot([mark], [f1], "o", color=BLUE)
         ax.annotate(f"arithmetic mean {mean:.3f}", (mark, mean), xytext=(8, 4),
-                    textcoords="offset points", fontsize=9)
+                    textcoords="offset points", fontsize=SMALL_TEXT)
         ax.annotate(f"$F_1$ {f1:.4f} at recall {mark:g}", (mark, f1), xytext=(8, 2),
-                    textcoords="offset points", fontsize=9)
+                    textcoords="offset points", fontsize=SMALL_TEXT)
     ax.set_ylim(0, 1.02)
     finish(ax, xlabel=f"Recall (precision fixed at {precision:g})", ylabel="Combined score")
     return fig
@@ -181,12 +181,12 @@ def plot_class_scores(scores, ax=None, *, title=None):
         ax.bar(x + (i - 1) * width, heights, width, color=colour, label=name)
     for position, group in zip(x[k:], (macro, weighted, micro)):
         # Above the tallest bar of the group, so the label never sits on a bar.
-        ax.text(position + width, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=8, color=GREEN)
+        ax.text(position + width, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=SMALL_TEXT, color=GREEN)
     ax.axvline(k - 0.2, color=GREY, linewidth=0.8)
-    ax.set_xticks(x, names, fontsize=8)
+    ax.set_xticks(x, names, fontsize=SMALL_TEXT)
     ax.set_ylim(0, 1.12)
     finish(ax, xlabel="Class, then average over classes", ylabel="Score", title=title)
-    ax.legend(frameon=False, fontsize=8, loc="upper center", ncol=3)
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center", ncol=3)
     return fig
 
 
@@ -221,11 +221,11 @@ def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     for pi in marks:
         value = precision_at_prevalence(tpr, fpr, pi)
         ax.plot([pi], [value], "o", color=VERMILION)
-        ax.annotate(f"{value:.4f}", (pi, value), xytext=(6, 6), textcoords="offset points", fontsize=9)
+        ax.annotate(f"{value:.4f}", (pi, value), xytext=(6, 6), textcoords="offset points", fontsize=SMALL_TEXT)
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Precision")
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
     return fig
 
 
@@ -276,5 +276,5 @@ def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     ax.set_ylim(0, 1.02)
     finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Expected value")
     # Below the axes: every corner of the plot carries a curve.
-    ax.legend(frameon=False, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     return fig

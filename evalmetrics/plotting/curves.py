@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import GREY, ORANGE, PALETTE, VERMILION, finish, new_axes, pyplot
+from ._style import GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
 
 __all__ = [
     "plot_cost_curve",
@@ -105,7 +105,7 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
         ax.plot(exact.false_positive_rate, exact.true_positive_rate, color=colour, linestyle="--",
                 linewidth=1.0, label=f"exact binormal, mean {mean:g}, sd {sd:g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=8)
+    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
     return fig
 
 
@@ -168,11 +168,11 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
         ax.axhline(prevalence, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-prevalence",
                    label=f"prevalence {prevalence:.4f}")
     finish(ax, xlabel="Recall", ylabel="Precision", title=title, square=True)
-    ax.legend(frameon=False, loc="lower left", fontsize=8)
+    ax.legend(frameon=False, loc="lower left", fontsize=SMALL_TEXT)
     return fig
 
 
-def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(9.0, 4.3)):
+def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(8.8, 4.3)):
     """ROC curves (left) and precision-recall curves (right) of the same data sets.
 
     Parameters
@@ -212,7 +212,7 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
                                      cases.values()):
             pr_ax.axhline(_prevalence(y_true, None, None), color=line.get_color(), linestyle=":",
                           linewidth=1.0)
-    pr_ax.legend(frameon=False, loc="upper right", fontsize=8)
+    pr_ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
     return fig
 
 
@@ -286,7 +286,7 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     ax.set_xlim(left, right)
     ax.set_ylim(bottom=0)
     finish(ax, xlabel="Threshold (flag scores at least this)", ylabel="Total cost", title=title)
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
     return fig
 
 
@@ -346,7 +346,7 @@ def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_
     ax.plot([fpr[best]], [tpr[best]], marker="o", markersize=9, color=VERMILION, linestyle="none",
             label=f"touches at ({fpr[best]:g}, {tpr[best]:g}), threshold {curve.thresholds[best]:g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=8)
+    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
     return fig
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._style import BLUE, GREEN, GREY, ORANGE, pyplot
+from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, pyplot
 
 __all__ = ["plot_chapter_map"]
 
@@ -16,7 +16,7 @@ def _box(ax, x, y, text, colour, *, width=0.27, height=0.12, bold=False):
         facecolor="white", edgecolor=colour, linewidth=1.8,
     )
     ax.add_patch(patch)
-    ax.text(x, y, text, ha="center", va="center", fontsize=8.5,
+    ax.text(x, y, text, ha="center", va="center", fontsize=SMALL_TEXT,
             fontweight="bold" if bold else "normal", wrap=True)
 
 
@@ -73,7 +73,7 @@ def plot_chapter_map(ax=None):
     _arrow(ax, (0.5, 0.555), (0.5, 0.425), GREY)
     _arrow(ax, (0.355, 0.38), (0.22, 0.555), ORANGE)
     _arrow(ax, (0.79, 0.555), (0.655, 0.40), ORANGE, dashed=True)
-    ax.text(0.86, 0.42, "calibrated:\nBayes threshold", fontsize=7.5, color=ORANGE, ha="left")
+    ax.text(0.86, 0.42, "calibrated:\nBayes threshold", fontsize=SMALL_TEXT, color=ORANGE, ha="left")
     _box(ax, 0.5, 0.09, "An interval around every number\n(Wilson, bootstrap, paired differences)",
          GREEN, width=0.46, height=0.12, bold=True)
     for x in (0.17, 0.83):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import regression
-from ._style import BLUE, GREEN, GREY, ORANGE, finish, pyplot
+from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, finish, pyplot
 
 __all__ = ["plot_best_constants"]
 
@@ -16,7 +16,7 @@ _METRICS = (
 )
 
 
-def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(9.0, 3.2)):
+def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(8.8, 3.2)):
     """Each metric of a constant forecast c, as a function of c, minima marked.
 
     One panel per metric (their scales differ): MSE is a parabola with its
@@ -70,5 +70,5 @@ def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(9.0, 3.2)):
                     label=f"minimum {best.loss:.4g} at {best.value:.4g}")
         ax.axvline(median, color=GREY, linestyle=":", linewidth=1, label=f"median {median:.4g}")
         finish(ax, xlabel="constant forecast c", ylabel=f"{name} of c", title=name)
-        ax.legend(frameon=False, fontsize=7.5, loc="upper center")
+        ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
     return fig

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import BLUE, GREY, ORANGE, PALETTE, VERMILION, finish, new_axes, pyplot
+from ._style import BLUE, GREY, MAX_WIDTH_IN, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
 
 __all__ = [
     "plot_bootstrap_distributions",
@@ -40,11 +40,11 @@ def _split_panel(ax, name, folds, is_positive, groups):
                   vmin=-0.5, vmax=6.5, edgecolors="white", linewidth=0.8)
     for row, (_, test) in enumerate(folds):
         # The count that matters for per-fold recall: positives in the test block.
-        ax.text(n - 0.2, row, f" {int(np.sum(is_positive[test]))} pos.", va="center", ha="left", fontsize=8)
+        ax.text(n - 0.2, row, f" {int(np.sum(is_positive[test]))} pos.", va="center", ha="left", fontsize=SMALL_TEXT)
     if groups is not None:
         for g in np.unique(codes):
             members = np.flatnonzero(codes.ravel() == g)
-            ax.text(members.mean(), k + 1, str(g + 1), ha="center", va="center", fontsize=7, color="white")
+            ax.text(members.mean(), k + 1, str(g + 1), ha="center", va="center", fontsize=SMALL_TEXT, color="black")
     labels = [f"split {i + 1}" for i in range(k)] + ["class"] + (["group"] if groups is not None else [])
     ax.set_yticks(range(len(grid)), labels)
     ax.set_ylim(len(grid) - 0.5, -0.5)
@@ -97,7 +97,8 @@ def plot_splitters(splits, y_true, *, groups=None, ncols=2):
     if not items:
         raise ValueError("splits is empty")
     nrows = int(np.ceil(len(items) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 2.6 * nrows + 0.6), layout="constrained",
+    width = min(5.2 * ncols, MAX_WIDTH_IN)  # wider, its text would be shrunk below legible
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, 2.6 * nrows + 0.6), layout="constrained",
                              squeeze=False)
     for ax, (name, folds) in zip(axes.flat, items):
         _split_panel(ax, name, folds, is_positive, groups)
@@ -246,6 +247,6 @@ def plot_coverage_intervals(intervals, truth, ax=None, *, xlabel="Test set", yla
     ax.axhline(truth, color=GREY, linewidth=1.0, linestyle="--", label="true value")
     finish(ax, xlabel=xlabel, ylabel=ylabel, title=title, legend=False)
     # Below the axes: inside, the legend would hide some of the intervals.
-    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=8)
+    ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=SMALL_TEXT)
     return fig
 

@@ -11,7 +11,10 @@ page: no request leaves the machine, no JavaScript error or console error, math
 is typeset by MathJax (no raw ``\\(`` left), every image loads, and a book
 page's download menu offers its ``.ipynb``, which exists.  A screenshot of each
 page (JPEG: a full-page PNG of a long chapter costs twice as long) is saved
-under ``_build/screenshots/``.
+under ``_build/screenshots/`` at both sizes, ``<page>.desktop.jpg`` and
+``<page>.phone.jpg``.  Over http, the page is also checked for its layout at
+1280x800 and on a phone, 390x844 (``layout_check.py`` says what), its findings
+written to ``_build/screenshots/<page>.layout.json`` before they are asserted.
 
 Chromium comes from Debian (``make browser`` installs it when missing); the
 Playwright package drives it through ``executable_path``: no browser download.
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import shutil
 import subprocess
@@ -35,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 from conftest import toc_chapters  # noqa: E402
 
+import layout_check  # noqa: E402  (tests/browser/layout_check.py)
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
@@ -46,6 +52,7 @@ ALLOWED_CONSOLE: set[str] = set()
 SEARCH_WORD = "Matthews"  # the imbalance chapter's Matthews correlation coefficient
 
 BOOK_PAGES = [f"book/{p.stem}.html" for p in toc_chapters()]
+# No domain index pages (html_domain_indices: false), so no prf-prf.html.
 SITE_PAGES = ["index.html", "genindex.html", "search.html", *BOOK_PAGES]
 
 @pytest.fixture(scope="session")
@@ -107,7 +114,7 @@ class Visit:
     """One page load, with what the page logged and requested."""
 
     def __init__(self, browser, url: str, redirect: str | None = None):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context = browser.new_context(viewport=layout_check.DESKTOP)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.external: list[str] = []
@@ -179,9 +186,9 @@ def _check_page(browser, base: str, page_path: str, shots: Path | None):
     visit = Visit(browser, f"{base}/{page_path}", redirect)
     try:
         state = _typeset(visit.page)
+        layout = None
         if shots is not None:
-            name = page_path.replace("/", "_").replace(".html", ".jpg")
-            visit.page.screenshot(path=str(shots / name), full_page=True, type="jpeg", quality=80)
+            layout = _layout(visit.page, shots, page_path.replace("/", "_").removesuffix(".html"))
         assert visit.external == [], f"requests to other hosts: {visit.external}"
         assert visit.failed == [], f"failed requests: {visit.failed}"
         assert visit.errors == [], "\n".join(visit.errors)
@@ -197,8 +204,31 @@ def _check_page(browser, base: str, page_path: str, shots: Path | None):
             if base.startswith("http"):
                 response = visit.page.request.get(state["ipynb"][0])
                 assert response.ok and b'"nbformat": 4' in response.body()
+        if layout is not None:
+            problems = [f"{size}: {finding}" for size, found in layout.items() for finding in found]
+            assert problems == [], "layout:\n" + "\n".join(problems)
         return state
     finally:
         visit.close()
 
 
+def _layout(page, shots: Path, name: str) -> dict[str, list[str]]:
+    """Measure the page at 1280x800, then on a phone; a screenshot at each size."""
+    desktop = layout_check.measure(page)
+    found = {"desktop": layout_check.desktop_findings(desktop)}
+    # Code cells too wide for the column: at most as many as the page had when the check
+    # was written (layout_check.WIDE_CODE), so the count can only go down.
+    code = layout_check.wide_code(desktop)
+    allowed = layout_check.WIDE_CODE.get(name, 0)
+    if len(code) > allowed:
+        found["desktop code"] = [f"{len(code)} code cells wider than the column, at most "
+                                 f"{allowed} allowed (shorten their lines):", *code]
+    page.screenshot(path=str(shots / f"{name}.desktop.jpg"), full_page=True, type="jpeg",
+                    quality=80)
+    page.set_viewport_size(layout_check.PHONE)
+    found["phone"] = layout_check.phone_findings(layout_check.measure(page))
+    page.screenshot(path=str(shots / f"{name}.phone.jpg"), full_page=True, type="jpeg",
+                    quality=80)
+    (shots / f"{name}.layout.json").write_text(json.dumps({**found, "code": code}, indent=1),
+                                               encoding="utf-8")
+    return found

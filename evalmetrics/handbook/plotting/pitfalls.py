@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, finish, new_axes, pyplot
+from ...plotting._style import BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, pyplot
 
 __all__ = ["plot_pr_areas", "plot_tie_staircases"]
 
@@ -56,7 +56,7 @@ def plot_tie_staircases(y_true, y_score, ax=None, *, pos_label=None, title=None)
             marker="o", markersize=3.5,
             label=f"ties grouped: {roc_auc(y_true, y_score, pos_label=pos_label):.6g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=8)
+    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
     return fig
 
 
@@ -81,7 +81,7 @@ def _pr_panel(ax, y_true, y_score, title, pos_label):
     finish(ax, xlabel="Recall", ylabel="Precision", title=title, legend=False)
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.05)
-    ax.legend(frameon=False, loc="upper right", fontsize=8)
+    ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
 
 
 def plot_pr_areas(cases, *, pos_label=None, ncols=2):
@@ -111,7 +111,8 @@ def plot_pr_areas(cases, *, pos_label=None, ncols=2):
     if not items:
         raise ValueError("cases is empty")
     nrows = int(np.ceil(len(items) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.8 * nrows), layout="constrained",
+    width = min(4.6 * ncols, MAX_WIDTH_IN)  # wider, its text would be shrunk below legible
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, 3.8 * nrows), layout="constrained",
                              squeeze=False)
     for ax, (title, (y_true, y_score)) in zip(axes.flat, items):
         _pr_panel(ax, y_true, y_score, title, pos_label)

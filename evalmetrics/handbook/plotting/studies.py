@@ -12,7 +12,7 @@ import numpy as np
 
 from ... import arrays, costs, curves
 from ..studies import binormal_curve
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, VERMILION, finish, pyplot
+from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
 from ...plotting.calibration import plot_reliability_diagram
 from ...plotting.validation import plot_bootstrap_distributions
 
@@ -40,7 +40,7 @@ def _percent(value):
     return f"{100 * value:g} %"
 
 
-def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(9.0, 4.8)):
+def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(8.8, 4.8)):
     """ROC and precision-recall curves of :func:`~evalmetrics.handbook.studies.imbalance_study`.
 
     One colour per prevalence.  The dotted curves are the exact binormal
@@ -82,15 +82,15 @@ def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(9.0, 4.8)):
                        linewidth=1.0, linestyle=":")
     finish(roc_ax, xlabel="false positive rate", ylabel="true positive rate (recall)",
            title="ROC: the three curves coincide", square=True)
-    roc_ax.legend(frameon=False, loc="lower right", fontsize="small")
+    roc_ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
     finish(pr_ax, xlabel="recall", ylabel="precision", title="Precision-recall: they separate",
            square=True)
     # Below the axes: every corner of the panel holds one of the curves.
-    pr_ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize="small")
+    pr_ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=SMALL_TEXT)
     return fig
 
 
-def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(9.0, 4.2)):
+def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(8.8, 4.2)):
     """ROC and precision-recall curves of the two models of :func:`~evalmetrics.handbook.studies.ab_comparison`.
 
     The ROC panel marks the false positive rate of the recall comparison,
@@ -131,11 +131,11 @@ def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(9.0, 4.2))
                        linewidth=1.0, linestyle=":")
     finish(roc_ax, xlabel="false positive rate", ylabel="true positive rate (recall)",
            title="ROC: A looks better", square=True)
-    roc_ax.legend(frameon=False, loc="lower right", bbox_to_anchor=(1.0, 0.5), fontsize="small")
+    roc_ax.legend(frameon=False, loc="lower right", bbox_to_anchor=(1.0, 0.5), fontsize=SMALL_TEXT)
     _zoom(roc_ax, comparison)
     finish(pr_ax, xlabel="recall", ylabel="precision", title="Precision-recall: B is better",
            square=True)
-    pr_ax.legend(frameon=False, loc="upper right", fontsize="small")
+    pr_ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
     return fig
 
 
@@ -150,11 +150,11 @@ def _zoom(roc_ax, comparison):
     inset.axvline(comparison.false_positive_rate, color=GREY, linewidth=0.8)
     inset.set_xlim(0.0, width)
     inset.set_ylim(0.0, 1.0)
-    inset.set_title(f"false positive rate below {width:g}", fontsize="small")
-    inset.tick_params(labelsize="x-small")
+    inset.set_title(f"false positive rate below {width:g}", fontsize=SMALL_TEXT)
+    inset.tick_params(labelsize=SMALL_TEXT)
 
 
-def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(11.0, 4.6)):
+def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(8.8, 4.6)):
     """Reliability diagrams with bin counts for the three screening models.
 
     Parameters
@@ -186,7 +186,7 @@ def plot_screening_reliability(result, *, which="development", n_bins=10, figsiz
             line.set_color(colour)
         for patch in grid[1, column].patches:
             patch.set_color(colour)
-        grid[0, column].legend(frameon=False, fontsize="small", loc="upper left")
+        grid[0, column].legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
         if column:
             grid[0, column].set_ylabel("")
             grid[1, column].set_ylabel("")
@@ -201,7 +201,7 @@ def _cost_steps(y, p, false_positive_cost, false_negative_cost):
     return curve.thresholds[:0:-1], curve.total_cost[:0:-1], curve.total_cost[0]
 
 
-def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(11.0, 3.8)):
+def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(8.8, 3.8)):
     """Total cost on the development set against the threshold, one panel per model.
 
     Each staircase is ``cFP FP(t) + cFN FN(t)`` over the out-of-fold
@@ -249,11 +249,11 @@ def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(11.0, 3.8))
             ax.set_ylim(0.0, ceiling)
         finish(ax, xlabel="threshold (log scale)", ylabel="cost on development set" if ax is axes[0] else "",
                title=evaluation.name)
-        ax.legend(frameon=False, fontsize="small", loc="upper left")
+        ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
     return fig
 
 
-def plot_screening_bootstrap(result, *, figsize=(12.0, 3.8)):
+def plot_screening_bootstrap(result, *, figsize=(8.8, 3.8)):
     """Separate and paired bootstrap distributions of the screening run.
 
     Left and middle: the bootstrap distributions of the test AUC and Brier
@@ -294,5 +294,5 @@ def plot_screening_bootstrap(result, *, figsize=(12.0, 3.8)):
     diff_ax.axvline(0.0, color="black", linewidth=1.2)
     finish(diff_ax, xlabel="logistic regression minus naive Bayes", ylabel="Density",
            title="Paired differences")
-    diff_ax.legend(frameon=False, fontsize="small", title="95 % interval", title_fontsize="small")
+    diff_ax.legend(frameon=False, fontsize=SMALL_TEXT, title="95 % interval", title_fontsize=SMALL_TEXT)
     return fig

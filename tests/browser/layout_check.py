@@ -1,0 +1,180 @@
+"""The layout rules of a page, measured in the browser at a desktop and a phone size.
+
+``_check_page`` (``site_check.py``) opens a page once at 1280x800, measures it,
+resizes the same page to a phone (390x844) and measures again: the theme's
+layout is CSS, so a resize re-lays the page out without loading it twice.  What
+is measured (``MEASURE`` below), and the rule each finding breaks:
+
+* **desktop, fits the column**: no display equation, table, code cell, output,
+  figure or caption is wider than its own box (``scrollWidth > clientWidth``)
+  or reaches past the right edge of the article column;
+* **phone, no sideways page**: the page itself never scrolls sideways
+  (``document.scrollingElement.scrollWidth > innerWidth``); an element wider
+  than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``);
+* **figures legible as shown**: a figure is drawn for the width it is shown at:
+  the build checks that no text of a figure is below 9 CSS pixels when the figure
+  is shown at ``min(its width, WEB_COLUMN_PX)`` (``evalmetrics/plotting/_style.py``,
+  applied to every figure the pages draw by ``tools/ipython_startup.py``); here the
+  page confirms that assumption: the column is at least ``WEB_COLUMN_PX`` wide and
+  every figure is shown at its natural width or the column's, never narrower;
+* **code cells**: a code cell whose longest line is wider than the cell scrolls
+  sideways; the pages had many when this check was written.  ``WIDE_CODE``
+  holds each page's count of them then: a page may not have more (a ratchet:
+  lower the number when lines are shortened, never raise it);
+* **alt text** on every image, saying what the figure shows, not a file path;
+* **nothing of the build**: no ``NBVAL_CHECK_OUTPUT`` marker or ``from myst_nb
+  import glue`` in a visible cell, no glued integer printed as ``82.0``, no raw
+  role or directive text (``{glue:text}`` or a ```` ```{figure} ```` fence) in
+  the prose.
+
+Each finding is a short string naming the element and its size; a page passes
+when it has none.  The first-run findings of every page are written to
+``_build/screenshots/layout-findings.json`` as well (the test collects them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evalmetrics.plotting._style import MIN_WEB_TEXT_PX, WEB_COLUMN_PX
+
+# Code cells (and docstring examples) wider than the column at 1280 px, per page, when
+# this check was written: shorten the lines (77 characters fit) and lower the number.
+WIDE_CODE: dict[str, int] = {
+    "book_api-averaging": 5, "book_api-calibration": 3, "book_api-costs": 4,
+    "book_api-cross-validation": 3, "book_api-curves": 2, "book_api-delong": 2,
+    "book_api-intervals": 1, "book_api-models": 1, "book_api-plotting": 10,
+    "book_api-ranking": 1, "book_api-rates": 1, "book_api-recalibration": 1,
+    "book_brier-decomposition": 3, "book_calibration": 5, "book_costs": 3,
+    "book_cross-validation": 8, "book_imbalance": 4, "book_in-practice": 1,
+    "book_intervals": 8, "book_pitfalls": 20, "book_precision-recall": 4, "book_regression": 3,
+    "book_reporting": 1, "book_roc-auc": 5,
+}
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# Elements of the content column that must fit it (desktop) or scroll in their own box
+# (phone).  MathJax's display container is the box of a display equation.
+WIDE = ", ".join([
+    'mjx-container[display="true"]', "table", "div.highlight pre", "div.cell_output pre",
+    "img", "figure", "figcaption", "div.math"])
+
+MEASURE = """([selector, column]) => {
+    const article = document.querySelector('article.bd-article') || document.querySelector('main');
+    const box = article.getBoundingClientRect();
+    const describe = el => {
+        const text = (el.getAttribute('alt') || el.textContent || '').replace(/\\s+/g, ' ').trim();
+        const section = el.closest('section[id]');
+        return `${el.tagName.toLowerCase()}${section ? ' in #' + section.id : ''}`
+            + ` "${text.slice(0, 50)}"`;
+    };
+    const scrolls = el => {
+        for (let e = el; e && e !== article; e = e.parentElement) {
+            const o = getComputedStyle(e).overflowX;
+            if ((o === 'auto' || o === 'scroll') && e.clientWidth < box.width + 1) return true;
+        }
+        return false;
+    };
+    const wide = [];
+    for (const el of article.querySelectorAll(selector)) {
+        if (el.closest('.toggle-hidden, details:not([open]), .dropdown:not([open])')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;  // not displayed
+        const over = el.scrollWidth - el.clientWidth;
+        const past = r.right - box.right;
+        if (over > 1 || past > 1) {
+            wide.push({what: describe(el), over: Math.round(over), past: Math.round(past),
+                       scrolls: scrolls(el),
+                       code: el.tagName === 'PRE' && !el.closest('div.cell_output')});
+        }
+    }
+    const figures = Array.from(article.querySelectorAll('img')).map(img => ({
+        what: describe(img), alt: img.getAttribute('alt') || '', src: img.getAttribute('src') || '',
+        natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+        column: img.closest('figure, div.cell_output, p, div') ?
+            img.closest('figure, div.cell_output, p, div').clientWidth : box.width,
+    }));
+    const visibleCode = Array.from(article.querySelectorAll('div.highlight'))
+        .filter(el => !el.closest('.toggle-hidden, details:not([open])'))
+        .map(el => el.textContent);
+    // A glued number, with the text that follows it ("94.0 %" is a percentage, not a count).
+    const pasted = Array.from(article.querySelectorAll('.pasted-text, .pasted-inline'))
+        .map(el => ({text: el.textContent.trim(),
+                     after: el.nextSibling ? (el.nextSibling.textContent || '').trim() : ''}));
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll('pre, code, mjx-container, script, style, .highlight, .math')
+        .forEach(e => e.remove());
+    return {
+        pageWide: document.scrollingElement.scrollWidth - innerWidth,
+        column: box.width,
+        wide, figures, visibleCode, pasted, prose: copy.textContent,
+    };
+}"""
+
+ROLE = re.compile(r"\{[a-z][\w:-]*\}`|```\{|^:::", re.MULTILINE)
+FILE_NAME = re.compile(r"(^|[/\\])[\w.-]+\.(png|jpe?g|svg|pdf|gif)$|^_?build/|jupyter_execute",
+                       re.IGNORECASE)
+FLOAT_INTEGER = re.compile(r"^-?\d+\.0$")
+
+
+def measure(page) -> dict:
+    # Two animation frames: the resize's re-layout has happened before anything is read.
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return page.evaluate(MEASURE, [WIDE, WEB_COLUMN_PX])
+
+
+def wide_code(state: dict) -> list[str]:
+    """Code cells (and docstring examples) with a line wider than the cell at 1280 px."""
+    return [f"code wider than its cell by {w['over']} px: {w['what']}"
+            for w in state["wide"] if w["code"]]
+
+
+def desktop_findings(state: dict) -> list[str]:
+    """What breaks the rules at 1280 px (``state`` from :func:`measure`), code cells apart."""
+    found = [f"wider than its box by {w['over']} px, past the column by {w['past']} px: {w['what']}"
+             for w in state["wide"] if not w["code"]]
+    if state["pageWide"] > 0:
+        found.append(f"the page scrolls sideways by {state['pageWide']} px")
+    if state["figures"] and state["column"] < WEB_COLUMN_PX - 1:
+        found.append(f"the content column is {state['column']:.0f} px, narrower than the "
+                     f"{WEB_COLUMN_PX} px the figures' text sizes are checked for")
+    for fig in state["figures"]:
+        expected = min(fig["natural"], WEB_COLUMN_PX)
+        if fig["shown"] < expected - 1:
+            found.append(f"figure shown {fig['shown']:.0f} px wide, narrower than "
+                         f"{expected} px (its text would be under {MIN_WEB_TEXT_PX} px): "
+                         f"{fig['what']}")
+    found.extend(_reader_findings(state))
+    return found
+
+
+def phone_findings(state: dict) -> list[str]:
+    """What breaks the rules at 390 px: a sideways page, a wide element that does not scroll."""
+    found = []
+    if state["pageWide"] > 0:
+        found.append(f"the page scrolls sideways by {state['pageWide']} px")
+    found.extend(f"wider than the screen and not in a scrolling box: {w['what']}"
+                 for w in state["wide"] if not w["scrolls"] and not w["what"].startswith("img"))
+    return found
+
+
+def _reader_findings(state: dict) -> list[str]:
+    found = []
+    for fig in state["figures"]:
+        alt = fig["alt"].strip()
+        if not alt:
+            found.append(f"image without alt text: {fig['src']}")
+        elif FILE_NAME.search(alt) or alt == fig["src"] or len(alt.split()) < 3:
+            found.append(f"alt text is not a description: {alt!r}")
+    for code in state["visibleCode"]:
+        found.extend(f"visible cell shows {marker!r}: {code.strip()[:60]!r}"
+                     for marker in ("NBVAL_CHECK_OUTPUT", "from myst_nb import glue")
+                     if marker in code)
+    found.extend(f"glued integer printed as a float: {glued['text']!r}"
+                 for glued in state["pasted"]
+                 if FLOAT_INTEGER.match(glued["text"]) and not glued["after"].startswith("%"))
+    found.extend(f"raw role or directive text in the prose: {m.group(0)!r} in "
+                 f"{state['prose'][max(0, m.start() - 40):m.end() + 20]!r}"
+                 for m in ROLE.finditer(state["prose"]))
+    return found
