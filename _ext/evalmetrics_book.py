@@ -406,7 +406,10 @@ def _write_zip(app, book: notebooks.Book) -> None:
     """``evalmetrics-notebooks.zip``: the chapters' notebooks, the wheel, a README."""
     outdir = Path(app.outdir) / "_sources"
     files, chapters = [], []
-    for docname, number in sorted(book.chapters.items(), key=lambda item: int(item[1])):
+    # Every page's notebook (a chapter links to the reference's pages too), the
+    # chapters in reading order first; the README lists the chapters.
+    order = {doc: int(number) for doc, number in book.chapters.items()}
+    for docname in sorted(notebook_pages(app), key=lambda doc: (order.get(doc, 10**6), doc)):
         notebook = outdir / f"{docname}.ipynb"
         if not notebook.is_file():
             continue
@@ -414,7 +417,9 @@ def _write_zip(app, book: notebooks.Book) -> None:
         solutions = outdir / f"{docname}-solutions.ipynb"
         if solutions.is_file():
             files.append(solutions)
-        chapters.append((number, book.titles.get(docname, docname), notebook.name))
+        if docname in order:
+            chapters.append((book.chapters[docname], book.titles.get(docname, docname),
+                             notebook.name))
     try:
         wheel = notebook_zip.build_wheel(ROOT, ROOT / "_build" / "wheel", book.version)
     except RuntimeError as error:

@@ -285,9 +285,10 @@ def test_every_page_has_a_notebook_that_reads_right(downloads, page):
                                 for c in nbformat.read(parsed, as_version=4).cells):
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert code, f"{page}: code cells lost"
-        # executed (the glue stand-in cell is the only one added, never run)
-        # (the install cell is not run in the book's own environment)
-        assert all(c.execution_count for c in code if not {"glue-stand-in", "install"} &
+        # executed (except the cells the conversion adds: the glue stand-in, the install
+        # cell, the empty cells for the reader's work on the exercises)
+        assert all(c.execution_count for c in code if not
+                   {"glue-stand-in", "install", "exercise-work"} &
                    set(c.metadata.get("tags", []))), f"{page}: the notebook was not executed"
         for cell in code:
             for out in cell.outputs:
@@ -333,11 +334,14 @@ def test_the_zip_has_every_chapter_the_wheel_and_a_readme(unzipped):
     names = {p.name for p in unzipped.iterdir()}
     wheels = [n for n in names if n.endswith(".whl")]
     assert wheels == [f"evalmetrics-{notebooks_version()}-py3-none-any.whl"]
-    expected = {f"{page}.ipynb" for page in zip_chapters()}
+    # every page's notebook: the chapters' links reach the reference's pages too
+    expected = {f"{page}.ipynb" for page in chapter_pages()}
     expected |= {f"{page}-solutions.ipynb" for page in exercise_pages()}
     assert names == expected | {"README.md", wheels[0]}
     readme = (unzipped / "README.md").read_text(encoding="utf-8")
-    assert wheels[0] in readme and "roc-auc.ipynb" in readme
+    assert wheels[0] in readme
+    for page in zip_chapters():  # the README lists the chapters, not their sections
+        assert f"`{page}.ipynb`" in readme
     # each notebook installs that wheel, from beside it
     for name in expected:
         install = nbformat.read(unzipped / name, as_version=4).cells[1]
@@ -436,12 +440,10 @@ def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=None) ->
 
 @pytest.mark.book
 @pytest.mark.parametrize("page", chapter_pages())
-def test_notebook_runs_in_a_clean_kernel(downloads, unzipped, clean_kernel, page, tmp_path,
+def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
                                          monkeypatch):
-    # The zip's copy, run where it was unpacked (a section of the reference is not in
-    # the zip: the website's copy).
-    path = unzipped / f"{page}.ipynb"
-    nb = nbformat.read(path if path.is_file() else downloads[page], as_version=4)
+    # The zip's copy, run where it was unpacked.
+    nb = nbformat.read(unzipped / f"{page}.ipynb", as_version=4)
     if not any(c.cell_type == "code" for c in nb.cells if "install" not in
                c.metadata.get("tags", [])):
         return  # a page of prose: nothing to run
@@ -546,3 +548,14 @@ def test_a_hidden_cell_that_changes_an_object_stays():
         ("keep_draw = rng.normal()\nrows.append(1)", True), ("print(rng.normal(), rows)", False),
         ("%matplotlib inline\nassert rows == [1]", True)))
     assert stay == [1]
+
+
+def test_the_solutions_notebook_starts_with_the_header_too(book):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# X\n\n```{exercise}\n:label: ex-1\n\nWhy?\n```\n\n"
+                                              "```{solution} ex-1\nBecause.\n```"),
+                nbformat.v4.new_code_cell("x = 1")]
+    out, problems = notebooks.solutions_notebook(nb, book, docname="book/x")
+    assert problems == []
+    assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
+    assert "worked solutions" in out.cells[0].source

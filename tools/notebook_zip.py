@@ -2,7 +2,7 @@
 
 The website offers one archive (``_build/html/evalmetrics-notebooks.zip``) with
 
-* every chapter's notebook and, for a chapter with exercises, its solutions
+* every page's notebook and, for a chapter with exercises, its solutions
   notebook (both as ``tools/notebooks.py`` wrote them to ``_sources/book/``);
 * a wheel of the package built from the same sources (``pip wheel --no-deps``),
   the file each notebook's install cell installs;
@@ -46,7 +46,8 @@ To run them, in this folder:
 cell of every notebook installs the wheel too, where `evalmetrics` is missing (for
 example in Colab: upload the wheel beside the notebook).  Python 3.10 or later.
 
-The chapters:
+The chapters (the reference's pages, `api-*.ipynb`, are here too, for the links
+between notebooks):
 
 {chapters}
 """

@@ -979,7 +979,8 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
         else:
             page.problems.append(f"solution to {label!r}: no such exercise on the page")
         cells.extend(solution)
-    return _finish(nb, _convert_cells(cells, page)), page.problems
+    cells = _convert_cells(cells, page)
+    return _finish(nb, notebook_header(book, docname, solutions=True) + cells), page.problems
 
 
 def _convert_cells(cells: list, page: _Page) -> list:
