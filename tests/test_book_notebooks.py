@@ -559,3 +559,20 @@ def test_the_solutions_notebook_starts_with_the_header_too(book):
     assert problems == []
     assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
     assert "worked solutions" in out.cells[0].source
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_notebook_math_uses_no_macro_of_the_book(downloads, page):
+    # KaTeX front ends (VS Code, Colab) know neither \AUC nor a \newcommand of another cell.
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    macros = config["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+    used = re.compile(r"\\(" + "|".join(macros) + r"|newcommand)(?![A-Za-z])")
+    for path in (downloads[page], downloads[page].with_name(f"{page}-solutions.ipynb")):
+        if path.is_file():
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type == "markdown":
+                    prose = re.sub(r"(`+)[^`].*?\1", "", cell.source, flags=re.S)
+                    assert not used.search(prose), f"{path.name}: {used.search(prose).group(0)}"
