@@ -31,6 +31,9 @@ that download as runnable notebooks, and builds that never show stale numbers.
   launch button).  Only the notebooks of pages read again since they were
   written, or all of them when a title, number or citation of the book changed,
   are converted again (``.evalmetrics-notebooks.json`` in the HTML output).
+  Then ``evalmetrics-notebooks.zip`` (``tools/notebook_zip.py``: every notebook,
+  a wheel of the package built from the same sources, a README) is written to
+  the HTML output, and every page's download menu links it.
 * **Citations in round brackets.**  ``bibtex_reference_style: author_year_round``
   is sphinxcontrib-bibtex's author-year style with parentheses instead of its
   square brackets: "(Fawcett, 2006)" and "Fawcett (2006)", as the downloaded

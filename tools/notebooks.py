@@ -17,6 +17,14 @@ behind (Jupyter has no renderer for them) and the PDF copies of figures (the
 PNG stays).  ``from myst_nb import glue`` is swapped for a stand-in defined in
 a first cell, so the notebook runs where only ``evalmetrics`` is installed.
 
+Every notebook opens with a header (the chapter's number and title, the book's
+version, the website page) and a cell that installs the package's wheel where it
+is missing.  The hidden cells that check the text's numbers move to one folded
+"checks" cell at the end, each unless a cell that stays needs it in place
+(:func:`gather_checks`).  A reference to another page links to that page's
+notebook, a sibling file.  The book's LaTeX macros are written out, since
+KaTeX front ends keep no ``\\newcommand`` between cells.
+
 The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
 it at the end of every HTML build, and ``tests/test_book_notebooks.py`` tests
 it on small inputs and on every built notebook.
