@@ -33,6 +33,9 @@ that download as runnable notebooks, and builds that never show stale numbers.
   launch button).  Only the notebooks of pages read again since they were
   written, or all of them when a title, number or citation of the book changed,
   are converted again (``.evalmetrics-notebooks.json`` in the HTML output).
+  Then ``evalmetrics-notebooks.zip`` (``tools/notebook_zip.py``: every notebook,
+  a wheel of the package built from the same sources, a README) is written to
+  the HTML output, and every page's download menu links it.
 * **Layout.**  ``_ext/static/evalmetrics.css``: long names break instead of
   widening a phone's page, printed output wraps at the column, a wide index
   table scrolls in its own box (the rules: ``tests/browser/layout_check.py``).
@@ -69,6 +72,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import build_failures  # noqa: E402  (tools/build_failures.py)
+import notebook_zip  # noqa: E402  (tools/notebook_zip.py)
 import notebooks  # noqa: E402  (tools/notebooks.py)
 import preexecute  # noqa: E402  (tools/preexecute.py)
 
@@ -270,7 +274,34 @@ def book_references(app) -> notebooks.Book:
     book.numfig_format = {**book.numfig_format, **dict(app.config.numfig_format or {})}
     book.eqref_format = app.config.math_eqref_format or "({number})"
     book.macros = dict((app.config.mathjax3_config or {}).get("tex", {}).get("macros", {}))
+    book.chapters = chapter_numbers(app)
+    book.version = package_version()
+    book.website = getattr(app.config, "evalmetrics_website", "") or app.config.html_baseurl or ""
+    book.wheel = f"evalmetrics-{book.version}-py3-none-any.whl"
     return book
+
+
+def package_version() -> str:
+    """The package's version, as its wheel is named (pyproject.toml)."""
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        return tomllib.load(file)["project"]["version"]
+
+
+def chapter_numbers(app) -> dict[str, str]:
+    """docname -> chapter number: Sphinx's own when it numbers the chapters, else the
+    chapter's place in the root's table of contents (how the PDF numbers them)."""
+    env = app.env
+    numbers = {}
+    for doc, secnumbers in env.toc_secnumbers.items():
+        number = secnumbers.get("")
+        if number and len(number) == 1:
+            numbers[doc] = str(number[0])
+    if numbers:
+        return numbers
+    chapters = [doc for doc in env.toctree_includes.get(app.config.root_doc, [])]
+    return {doc: str(i) for i, doc in enumerate(chapters, start=1)}
 
 
 def executed_notebook(app, docname: str):
@@ -385,6 +416,34 @@ def _write_notebooks(app) -> None:
             written[docname] = key
     manifest_path.parent.mkdir(parents=True, exist_ok=True)
     manifest_path.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
+    _write_zip(app, book)
+
+
+def _write_zip(app, book: notebooks.Book) -> None:
+    """``evalmetrics-notebooks.zip``: the chapters' notebooks, the wheel, a README."""
+    outdir = Path(app.outdir) / "_sources"
+    files, chapters = [], []
+    # Every page's notebook (a chapter links to the reference's pages too), the
+    # chapters in reading order first; the README lists the chapters.
+    order = {doc: int(number) for doc, number in book.chapters.items()}
+    for docname in sorted(notebook_pages(app), key=lambda doc: (order.get(doc, 10**6), doc)):
+        notebook = outdir / f"{docname}.ipynb"
+        if not notebook.is_file():
+            continue
+        files.append(notebook)
+        solutions = outdir / f"{docname}-solutions.ipynb"
+        if solutions.is_file():
+            files.append(solutions)
+        if docname in order:
+            chapters.append((book.chapters[docname], book.titles.get(docname, docname),
+                             notebook.name))
+    try:
+        wheel = notebook_zip.build_wheel(ROOT, ROOT / "_build" / "wheel", book.version)
+    except RuntimeError as error:
+        logger.warning(f"notebooks zip: {error}")
+        return
+    notebook_zip.write_zip(Path(app.outdir) / notebook_zip.ZIP_NAME, files, wheel,
+                           notebook_zip.readme(book.version, wheel.name, chapters))
 
 
 def _on_build_finished(app, exception):
@@ -447,12 +506,28 @@ def _alt_from_caption(app, doctree, docname):
                 image["alt"] = sentence
 
 
+def _offer_zip(app, pagename, templatename, context, doctree):
+    """Every page's download menu offers the zip of all the notebooks and the wheel."""
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].append({
+                "type": "link",
+                "url": context["pathto"](notebook_zip.ZIP_NAME, 1),
+                "text": "all notebooks .zip",
+                "tooltip": "Download every chapter's notebook and the package's wheel",
+                "icon": "fas fa-file-zipper",
+                "label": "download-notebooks-zip-button",
+            })
+
+
 def setup(app):
     # Kernels run at once by the pre-execution (0: none, myst-nb runs every page itself).
     app.add_config_value("evalmetrics_execution_workers", _workers_default(), "", int)
     app.connect("config-inited", _on_config_inited, priority=100)
     app.connect("env-before-read-docs", _on_env_before_read_docs)
     app.connect("html-page-context", _on_page_context, priority=400)
+    # After sphinx-book-theme built the header buttons (its priority 501).
+    app.connect("html-page-context", _offer_zip, priority=600)
     app.connect("build-finished", _on_build_finished)
     app.connect("doctree-resolved", _alt_from_caption)
     app.connect("config-inited", _add_stylesheet)

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -94,8 +95,10 @@ def test_references_become_titles_and_numbers(book):
         "{ref}`notation`, {ref}`the symbols <notation>`, {numref}`fig-roc`, "
         "{numref}`Figure %s shows it <fig-roc>`, {eq}`eq-auc`, {prf:ref}`thm-auc`, "
         "[link](#notation), [web](https://example.org)", book)
-    assert out == ("Notation, the symbols, Figure 2, Figure 2 shows it, (3), Theorem 1, "
-                   "link, [web](https://example.org)")
+    # another page's target links to that page's notebook (a sibling file)
+    assert out == ("[Notation](notation.ipynb), [the symbols](notation.ipynb), Figure 2, "
+                   "Figure 2 shows it, (3), Theorem 1, [link](notation.ipynb), "
+                   "[web](https://example.org)")
     assert problems == []
 
 
@@ -115,7 +118,7 @@ def test_every_role_of_the_pages_has_a_conversion():
 def test_math_directive_and_labelled_dollar_math_get_tags(book):
     out, _, _ = convert("```{math}\n:label: eq-auc\n\\AUC = 1\n```\n\n$$\na = b \\\\\nc = d\n$$ (eq-auc)",
                         book)
-    assert out.splitlines() == ["$$", "\\AUC = 1", "\\tag{3}", "$$", "", "$$", "a = b \\\\",
+    assert out.splitlines() == ["$$", "\\operatorname{AUC} = 1", "\\tag{3}", "$$", "", "$$", "a = b \\\\",
                                 "c = d", "\\tag{3}", "$$"]
 
 
@@ -189,22 +192,59 @@ def test_notebook_conversion_keeps_outputs_and_runs_without_myst_nb(book):
                 shown]
     out, problems = convert_notebook(nb, book, docname="book/x")
     assert problems == []
+    assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
+    out.cells = out.cells[2:]  # the header (tested below)
     kinds = [c.cell_type for c in out.cells]
-    assert kinds == ["markdown", "code", "code", "markdown", "code", "markdown"]
-    assert "\\newcommand{\\AUC}{\\operatorname{AUC}}" in out.cells[0].source
+    assert kinds == ["markdown", "code", "markdown", "code", "markdown", "markdown", "code"]
+    assert "newcommand" not in "".join(c.source for c in out.cells)
     assert out.cells[1].source == notebooks.GLUE_STAND_IN
-    assert "from myst_nb import glue" not in out.cells[2].source
-    assert out.cells[2].outputs == []  # glue records: nothing Jupyter could show
-    assert out.cells[2].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
-    assert out.cells[3].source == "AUC 0.50 (Fawcett, 2006)"
-    assert list(out.cells[4].outputs[0]["data"]) == ["image/png", "text/plain"]
-    assert out.cells[5].source == "## References\n\n* Tom Fawcett (2006). ROC."
+    assert out.cells[2].source == "AUC 0.50 (Fawcett, 2006)"
+    assert list(out.cells[3].outputs[0]["data"]) == ["image/png", "text/plain"]
+    assert out.cells[4].source == "## References\n\n* Tom Fawcett (2006). ROC."
+    # the hidden cell, last: the checks, folded
+    assert out.cells[5].source.startswith("## Checks")
+    checks = out.cells[6]
+    assert "from myst_nb import glue" not in checks.source and "glue('auc'" in checks.source
+    assert checks.outputs == []  # glue records: nothing Jupyter could show
+    assert checks.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
     nbformat.validate(out)
     # the stand-in works without myst_nb
     namespace: dict = {}
     exec(notebooks.GLUE_STAND_IN.replace("from myst_nb import glue", "raise ImportError"),
          namespace)
     namespace["glue"]("x", 1, display=False)
+
+
+def test_every_notebook_starts_with_its_chapter_version_page_and_install(book):
+    book.titles["book/roc-auc"] = "ROC curves"
+    book.chapters, book.version = {"book/roc-auc": "6"}, "0.1.0"
+    book.wheel = "evalmetrics-0.1.0-py3-none-any.whl"
+    header, install = notebooks.notebook_header(book, "book/roc-auc")
+    assert header.source.startswith("**The evalmetrics handbook, version 0.1.0.** "
+                                    "The notebook of *Chapter 6: ROC curves*.")
+    assert "`book/roc-auc.html` in the book's website" in header.source  # no address known
+    assert "evalmetrics-notebooks.zip" in header.source
+    assert '%pip install "evalmetrics-0.1.0-py3-none-any.whl[ml,plot]"' in install.source
+    book.website = "https://example.org/evalmetrics/"
+    header, _ = notebooks.notebook_header(book, "book/roc-auc", solutions=True)
+    assert "[https://example.org/evalmetrics/book/roc-auc.html]" \
+           "(https://example.org/evalmetrics/book/roc-auc.html)" in header.source
+    assert "worked solutions" in header.source
+    assert leftover_myst(header.source) == []
+
+
+def test_the_install_cell_installs_only_where_evalmetrics_is_missing(book):
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    book.wheel = "evalmetrics-0.1.0-py3-none-any.whl"
+    python = TransformerManager().transform_cell(notebooks.install_source(book))
+    calls = []
+    namespace = {"get_ipython": lambda: type("Shell", (), {
+        "run_line_magic": lambda self, name, line, *a: calls.append((name, line))})()}
+    exec(python, namespace)  # evalmetrics is importable here: nothing to install
+    assert calls == []
+    exec(python.replace('find_spec("evalmetrics")', 'find_spec("no_such_package_x")'), namespace)
+    assert calls == [("pip", 'install "evalmetrics-0.1.0-py3-none-any.whl[ml,plot]"')]
 
 
 def test_bibtex_entries_become_citations():
@@ -245,10 +285,11 @@ def test_every_page_has_a_notebook_that_reads_right(downloads, page):
                                 for c in nbformat.read(parsed, as_version=4).cells):
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert code, f"{page}: code cells lost"
-        # executed (the glue stand-in cell is the only one added, never run)
-        # (nor are the empty cells left after each exercise for the reader's work)
-        assert all(c.execution_count for c in code if not {"glue-stand-in", "exercise-work"}
-                   & set(c.metadata.get("tags", []))), f"{page}: the notebook was not executed"
+        # executed (except the cells the conversion adds: the glue stand-in, the install
+        # cell, the empty cells for the reader's work on the exercises)
+        assert all(c.execution_count for c in code if not
+                   {"glue-stand-in", "install", "exercise-work"} &
+                   set(c.metadata.get("tags", []))), f"{page}: the notebook was not executed"
         for cell in code:
             for out in cell.outputs:
                 assert out.get("output_type") != "error"
@@ -268,41 +309,101 @@ def test_figures_of_the_page_are_in_its_notebook(built_site, downloads, page):
                                            f"{images_in_nb} in the notebook"
 
 
-# ------------------------------------------------------- run in a clean kernel
+# ------------------------------------------------ the zip of every notebook
 
 
-def _fingerprint() -> str:
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
-    for path in sorted((ROOT / "evalmetrics").rglob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def zip_chapters() -> list[str]:
+    """The pages the zip has a notebook of: the chapters of ``_toc.yml``, not their sections."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [Path(c["file"]).name for part in toc["parts"] for c in part["chapters"]]
 
 
 @pytest.fixture(scope="session")
-def clean_kernel() -> tuple[str, Path]:
-    """A venv with only ``evalmetrics[ml,plot]`` (a built, non-editable install) and
-    ipykernel, under ``_build/clean-venv`` (kept between runs, refreshed when the
-    package changes); returns the name and folder of its kernel spec."""
+def unzipped(built_site, tmp_path_factory) -> Path:
+    """The website's ``evalmetrics-notebooks.zip``, unpacked in an empty folder."""
+    folder = tmp_path_factory.mktemp("student")
+    with zipfile.ZipFile(built_site / "evalmetrics-notebooks.zip") as archive:
+        archive.extractall(folder)
+    return folder / "evalmetrics-notebooks"
+
+
+@pytest.mark.book
+def test_the_zip_has_every_chapter_the_wheel_and_a_readme(unzipped):
+    names = {p.name for p in unzipped.iterdir()}
+    wheels = [n for n in names if n.endswith(".whl")]
+    assert wheels == [f"evalmetrics-{notebooks_version()}-py3-none-any.whl"]
+    # every page's notebook: the chapters' links reach the reference's pages too
+    expected = {f"{page}.ipynb" for page in chapter_pages()}
+    expected |= {f"{page}-solutions.ipynb" for page in exercise_pages()}
+    assert names == expected | {"README.md", wheels[0]}
+    readme = (unzipped / "README.md").read_text(encoding="utf-8")
+    assert wheels[0] in readme
+    for page in zip_chapters():  # the README lists the chapters, not their sections
+        assert f"`{page}.ipynb`" in readme
+    # each notebook installs that wheel, from beside it
+    for name in expected:
+        install = nbformat.read(unzipped / name, as_version=4).cells[1]
+        assert install.metadata["tags"] == ["install"]
+        assert f'%pip install "{wheels[0]}[ml,plot]"' in install.source
+
+
+def notebooks_version() -> str:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_every_page_offers_the_zip(built_site, page):
+    html = (built_site / "book" / f"{page}.html").read_text(encoding="utf-8")
+    assert 'href="../evalmetrics-notebooks.zip"' in html
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_links_to_other_chapters_reach_their_notebooks(downloads, page):
+    nb = nbformat.read(downloads[page], as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for target in re.findall(r"\]\(([^)\s]+\.ipynb)\)", cell.source):
+                assert (downloads[page].parent / target).is_file(), f"{page}: {target}"
+
+
+# ------------------------------------------------------- run in a clean kernel
+
+
+@pytest.fixture(scope="session")
+def clean_kernel(unzipped) -> tuple[str, Path]:
+    """A venv with only the zip's wheel (``[ml,plot]``) and ipykernel, installed from the
+    unpacked zip alone, under ``_build/clean-venv`` (kept between runs, made again when
+    the wheel changes); returns the name and folder of its kernel spec."""
     venv = ROOT / "_build" / "clean-venv"
     stamp = venv / ".fingerprint"
     python = venv / "bin" / "python"
-    fingerprint = _fingerprint()
+    wheel = next(unzipped.glob("evalmetrics-*.whl"))
+    fingerprint = hashlib.sha256(wheel.read_bytes()).hexdigest()
     with build_lock("clean-venv"):  # xdist workers: one builds, the others wait for it
-        _make_clean_venv(venv, stamp, python, fingerprint)
+        _make_clean_venv(venv, stamp, python, fingerprint, wheel)
     return "evalmetrics-clean", venv / "share" / "jupyter" / "kernels"
 
 
-def _make_clean_venv(venv: Path, stamp: Path, python: Path, fingerprint: str) -> None:
+def _make_clean_venv(venv: Path, stamp: Path, python: Path, fingerprint: str,
+                     wheel: Path) -> None:
     if not (stamp.is_file() and stamp.read_text() == fingerprint and python.is_file()):
         def run(*cmd):
-            result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+            # from the unpacked zip: no clone on the path
+            result = subprocess.run(cmd, capture_output=True, text=True, cwd=wheel.parent)
             if result.returncode != 0:
                 pytest.fail(f"{' '.join(map(str, cmd))} failed:\n{result.stderr[-3000:]}",
                             pytrace=False)
         if venv.exists():
             shutil.rmtree(venv)
         run(sys.executable, "-m", "venv", str(venv))
-        run(str(python), "-m", "pip", "install", "--quiet", f"{ROOT}[ml,plot]", "ipykernel")
+        run(str(python), "-m", "pip", "install", "--quiet", f"./{wheel.name}[ml,plot]",
+            "ipykernel")
         run(str(python), "-m", "ipykernel", "install", "--prefix", str(venv),
             "--name", "evalmetrics-clean", "--display-name", "evalmetrics (clean)")
         stamp.write_text(fingerprint)
@@ -318,7 +419,7 @@ def test_clean_kernel_has_no_book_tooling(clean_kernel):
     assert not installed & {"myst-nb", "jupyter-book", "sphinx", "jupytext", "pytest"}
 
 
-def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch) -> list:
+def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=None) -> list:
     """Execute a notebook as a reader would; returns its error outputs."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
@@ -332,18 +433,21 @@ def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch) -> list:
     manager = KernelManager(kernel_name=name,
                             kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(kernels)]))
     NotebookClient(nb, km=manager, timeout=600,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+                   resources={"metadata": {"path": str(folder or tmp_path)}}).execute()
     return [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
             if o.output_type == "error"]
 
 
 @pytest.mark.book
 @pytest.mark.parametrize("page", chapter_pages())
-def test_notebook_runs_in_a_clean_kernel(downloads, clean_kernel, page, tmp_path, monkeypatch):
-    nb = nbformat.read(downloads[page], as_version=4)
-    if not any(c.cell_type == "code" for c in nb.cells):
+def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
+                                         monkeypatch):
+    # The zip's copy, run where it was unpacked.
+    nb = nbformat.read(unzipped / f"{page}.ipynb", as_version=4)
+    if not any(c.cell_type == "code" for c in nb.cells if "install" not in
+               c.metadata.get("tags", [])):
         return  # a page of prose: nothing to run
-    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch)
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
 
 
 def exercise_pages() -> list[str]:
@@ -353,21 +457,20 @@ def exercise_pages() -> list[str]:
 
 @pytest.mark.book
 @pytest.mark.parametrize("page", exercise_pages())
-def test_solutions_notebook_runs_in_a_clean_kernel(built_site, clean_kernel, page, tmp_path,
+def test_solutions_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
                                                    monkeypatch):
-    path = built_site / "_sources" / "book" / f"{page}-solutions.ipynb"
-    nb = nbformat.read(path, as_version=4)
+    nb = nbformat.read(unzipped / f"{page}-solutions.ipynb", as_version=4)
     nbformat.validate(nb)
-    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch)
-    solved = [c for c in nb.cells if c.cell_type == "code" and "chapter-code" not in
-              c.metadata.get("tags", []) and "glue-stand-in" not in c.metadata.get("tags", [])]
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    solved = [c for c in nb.cells if c.cell_type == "code" and not
+              {"chapter-code", "glue-stand-in", "install"} & set(c.metadata.get("tags", []))]
     assert all(c.outputs for c in solved if c.source.strip()), f"{page}: a solution printed nothing"
 
 
 def test_roles_may_span_lines(book):
     out, _, _ = convert("compare {ref}`the notation\npage <notation>` and {cite:t}`fawcett2006`\n"
                         "today.", book)
-    assert out == "compare the notation\npage and Fawcett (2006)\ntoday."
+    assert out == "compare [the notation\npage](notation.ipynb) and Fawcett (2006)\ntoday."
 
 
 def test_links_to_the_reference_become_code(book):
@@ -388,12 +491,88 @@ def test_targets_on_other_pages_name_their_page(book):
     book.targets["eq-other"] = ("book/notation", "(7)")
     book.numbers["eq-other"] = ("equation", "7")
     out, _, _ = convert("{eq}`eq-other` and {numref}`fig-roc`", book)
-    assert out == "(7) in *Notation* and Figure 2"
+    assert out == "(7) in [*Notation*](notation.ipynb) and Figure 2"
 
 
 def test_doc_links_become_the_page_title(book):
     out, _, problems = convert("{doc}`notation`, {doc}`the symbols <notation>`", book)
-    assert out == "Notation, the symbols"
+    assert out == "[Notation](notation.ipynb), [the symbols](notation.ipynb)"
     assert problems == []
     _, _, problems = convert("{doc}`no-such-page`", book)
     assert problems == ["document 'no-such-page' not found"]
+
+
+def test_the_book_s_macros_are_written_out_outside_code(book):
+    out, _, _ = convert("$\\AUC$ and $$\\AUCx + a \\\\\\AUC + a\\\\AUC$$, `\\AUC`", book)
+    assert out == ("$\\operatorname{AUC}$ and $$\\AUCx + a \\\\\\operatorname{AUC} + "
+                   "a\\\\AUC$$, `\\AUC`")
+    assert notebooks.expand_macros("$\\cFP_i \\E$", {"cFP": "c_{\\mathrm{FP}}",
+                                                      "E": "\\mathbb{E}"}) == \
+        "${c_{\\mathrm{FP}}}_i \\mathbb{E}$"
+
+
+def cells(*specs):
+    """Code cells from ``(source, hidden)`` pairs."""
+    return [nbformat.v4.new_code_cell(source, metadata={"tags": ["remove-cell"]} if hidden
+                                      else {}) for source, hidden in specs]
+
+
+def test_hidden_cells_move_to_one_checks_cell_at_the_end():
+    out, stay = notebooks.gather_checks(cells(("x = 1", False), ("assert x == 1", True),
+                                              ("y = x + 1", False), ("for i in range(2):\n    z = i", True),
+                                              ("print(y)", False)))
+    assert stay == []
+    assert [c.source for c in out[:3]] == ["x = 1", "y = x + 1", "print(y)"]
+    assert out[-1].source == "assert x == 1\n\nfor i in range(2):\n    z = i"
+    assert out[-1].metadata["tags"] == ["remove-cell", "checks"]
+
+
+def test_hidden_cells_that_visible_ones_need_stay_in_place():
+    # "table" is used by the visible cell; the check of "x" would see a later x.
+    out, stay = notebooks.gather_checks(cells(("x = 1", False), ("table = x * 2", True),
+                                              ("assert x == 1", True), ("print(table)", False),
+                                              ("x = 5", False), ("assert x == 5", True)))
+    assert stay == [1, 2]
+    assert [c.source for c in out[:5]] == ["x = 1", "table = x * 2", "assert x == 1",
+                                           "print(table)", "x = 5"]
+    assert out[-1].source == "assert x == 5"
+    # a hidden cell another staying hidden cell needs stays too
+    _, stay = notebooks.gather_checks(cells(("a = 1", True), ("b = a", True), ("print(b)", False)))
+    assert stay == [0, 1]
+
+
+def test_a_hidden_cell_that_changes_an_object_stays():
+    # A draw moves the generator on; appending changes the list the visible cell prints.
+    _, stay = notebooks.gather_checks(cells(
+        ("import numpy as np\nrng = np.random.default_rng(0)\nrows = []", False),
+        ("keep_draw = rng.normal()\nrows.append(1)", True), ("print(rng.normal(), rows)", False),
+        ("%matplotlib inline\nassert rows == [1]", True)))
+    assert stay == [1]
+
+
+def test_the_solutions_notebook_starts_with_the_header_too(book):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# X\n\n```{exercise}\n:label: ex-1\n\nWhy?\n```\n\n"
+                                              "```{solution} ex-1\nBecause.\n```"),
+                nbformat.v4.new_code_cell("x = 1")]
+    out, problems = notebooks.solutions_notebook(nb, book, docname="book/x")
+    assert problems == []
+    assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
+    assert "worked solutions" in out.cells[0].source
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_notebook_math_uses_no_macro_of_the_book(downloads, page):
+    # KaTeX front ends (VS Code, Colab) know neither \AUC nor a \newcommand of another cell.
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    macros = config["sphinx"]["config"]["mathjax3_config"]["tex"]["macros"]
+    used = re.compile(r"\\(" + "|".join(macros) + r"|newcommand)(?![A-Za-z])")
+    for path in (downloads[page], downloads[page].with_name(f"{page}-solutions.ipynb")):
+        if path.is_file():
+            for cell in nbformat.read(path, as_version=4).cells:
+                if cell.cell_type == "markdown":
+                    prose = re.sub(r"(`+)[^`].*?\1", "", cell.source, flags=re.S)
+                    assert not used.search(prose), f"{path.name}: {used.search(prose).group(0)}"

@@ -17,6 +17,14 @@ behind (Jupyter has no renderer for them) and the PDF copies of figures (the
 PNG stays).  ``from myst_nb import glue`` is swapped for a stand-in defined in
 a first cell, so the notebook runs where only ``evalmetrics`` is installed.
 
+Every notebook opens with a header (the chapter's number and title, the book's
+version, the website page) and a cell that installs the package's wheel where it
+is missing.  The hidden cells that check the text's numbers move to one folded
+"checks" cell at the end, each unless a cell that stays needs it in place
+(:func:`gather_checks`).  A reference to another page links to that page's
+notebook, a sibling file.  The book's LaTeX macros are written out, since
+KaTeX front ends keep no ``\\newcommand`` between cells.
+
 The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
 it at the end of every HTML build, and ``tests/test_book_notebooks.py`` tests
 it on small inputs and on every built notebook.
@@ -28,6 +36,7 @@ import ast
 import base64
 import copy
 import mimetypes
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +51,10 @@ __all__ = [
     "convert_markdown",
     "convert_notebook",
     "exercise_marks",
+    "expand_macros",
+    "gather_checks",
+    "install_source",
+    "notebook_header",
     "glue_data",
     "leftover_myst",
     "solutions_notebook",
@@ -142,6 +155,13 @@ class Book:
         "section": "Section %s"})
     eqref_format: str = "({number})"
     macros: dict[str, str] = field(default_factory=dict)  # MathJax macros of the book
+    # For the header of every notebook: the chapter numbers (docname -> "6"), the
+    # book's version, the website's address ("" when unknown: the header then names
+    # the page's path in the site) and the wheel of the package the zip ships.
+    chapters: dict[str, str] = field(default_factory=dict)
+    version: str = ""
+    website: str = ""
+    wheel: str = ""
 
 
 # --------------------------------------------------------------------- glue
@@ -243,11 +263,23 @@ class _Page:
         return found
 
     def elsewhere(self, label: str) -> str:
-        """`` in *Title*`` for a target on another page (a notebook stands alone)."""
+        """`` in *Title*`` for a target on another page, linked to that page's notebook."""
         doc = self.book.targets.get(label, ("", ""))[0]
         if doc and doc != self.docname and doc in self.book.titles:
-            return f" in *{self.book.titles[doc]}*"
+            return " in " + self.link_to(doc, f"*{self.book.titles[doc]}*")
         return ""
+
+    def link_to(self, doc: str, text: str) -> str:
+        """``text`` as a link to ``doc``'s notebook, beside this one (in the website's
+        ``_sources`` and in the zip alike), and to its website page when the address
+        is known; plain ``text`` for this page's own targets."""
+        if not doc or doc == self.docname:
+            return text
+        sibling = os.path.relpath(doc, Path(self.docname).parent or ".") + ".ipynb"
+        link = f"[{text}]({Path(sibling).as_posix()})"
+        if self.book.website:
+            link += f" ([website]({page_address(self.book, doc)}))"
+        return link
 
     def cite(self, keys: str, textual: bool, brackets: bool = True) -> str:
         parts = []
@@ -293,13 +325,13 @@ class _Page:
         return self.glue_markdown(text.rsplit(":", 1)[0] if ":" in text else text, inline=True)
 
     def ref(self, text: str, title: str | None, target: str) -> str:
-        if title:
-            return title
         found = self.book.targets.get(target)
         if found is None:
+            if title:
+                return title
             self.problems.append(f"reference {target!r} not found")
             return target
-        return found[1]
+        return self.link_to(found[0], title or found[1])
 
     def numref(self, text: str, title: str | None, target: str) -> str:
         found = self.number(target)
@@ -331,15 +363,17 @@ class _Page:
         return f"{found[0].title()} {found[1]}".strip() + self.elsewhere(target)
 
     def doc(self, text: str, title: str | None, target: str) -> str:
-        if title:
-            return title
         doc = str((Path(self.docname).parent / target).as_posix())
         doc = re.sub(r"\.(md|ipynb)$", "", doc).lstrip("./")
-        found = self.book.titles.get(doc, self.book.titles.get(target))
+        if doc not in self.book.titles and target in self.book.titles:
+            doc = target
+        found = self.book.titles.get(doc)
         if found is None:
+            if title:
+                return title
             self.problems.append(f"document {target!r} not found")
             return target
-        return found
+        return self.link_to(doc, title or found)
 
     def py_ref(self, text: str, title: str | None, target: str, call: bool = False) -> str:
         # A link to the reference: the name as the website shows it, in code
@@ -375,8 +409,14 @@ class _Page:
         def link(match: re.Match) -> str:
             label_text, target = match.group(1), match.group(2)
             bare = target.lstrip("#")
-            if bare in self.book.targets or re.fullmatch(r"[\w./-]+\.md(#.*)?", target):
-                return label_text or self.book.targets.get(bare, ("", bare))[1]
+            if bare in self.book.targets:
+                doc, text = self.book.targets[bare]
+                return self.link_to(doc, label_text or text)
+            if re.fullmatch(r"[\w./-]+\.md(#.*)?", target):
+                doc = os.path.normpath(os.path.join(str(Path(self.docname).parent),
+                                                    target.split("#")[0][:-3]))
+                return self.link_to(doc, label_text) if doc in self.book.titles else \
+                    label_text or target
             return match.group(0)
 
         return re.sub(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)", link, joined)
@@ -560,7 +600,8 @@ class _Page:
         return [f"* {self.book.citations[k].reference}" for k in keys] + [""]
 
     def convert(self, source: str) -> str:
-        return "\n".join(self.blocks(source.split("\n"))).strip("\n")
+        text = "\n".join(self.blocks(source.split("\n"))).strip("\n")
+        return expand_macros(text, self.book.macros)
 
 
 # The roles of the book's Markdown, and how each reads in plain Markdown.  A role
@@ -719,6 +760,177 @@ def split_exercises(cells: list) -> tuple[list, list[tuple[str, list]]]:
     return page, solutions
 
 
+# ------------------------------------------------------------------- checks
+
+CHECKS_INTRO = (
+    "## Checks\n\n"
+    "The book computes every number its text quotes and checks it against the value the "
+    "text gives (`keep(...)`, `assert`); those checks are gathered in the folded cell "
+    "below. Run it last: it re-checks the numbers of the text above.")
+
+
+# Methods that change their object (a random generator's draws change its state):
+# a cell calling one on a name changes what that name is for the cells after it.
+_MUTATORS = {"append", "extend", "insert", "update", "pop", "remove", "clear", "sort",
+             "fill", "setdefault", "add", "discard", "resize", "put", "seed", "shuffle",
+             "normal", "uniform", "integers", "random", "choice", "permutation", "binomial",
+             "standard_normal", "beta", "poisson", "exponential", "multivariate_normal",
+             "bytes", "spawn", "set", "set_state", "bit_generator"}
+
+
+def _base_name(node) -> str:
+    """``x`` for ``x.a.b``, ``x[i].a``, ``x.f().g``."""
+    while not isinstance(node, ast.Name):
+        node = getattr(node, "value", None) or getattr(node, "func", None)
+        if node is None:
+            return ""
+    return node.id
+
+
+def _statements(source: str) -> list[tuple[set, set]]:
+    """``(names read, names bound)`` of each top-level statement of a code cell.
+
+    Conservative on purpose (a name read anywhere, a function's body included,
+    counts as read): it decides which cells may move, and a false alarm only keeps
+    a cell where it was."""
+    # IPython syntax (%magic, !shell) is not Python: a line of it reads and binds nothing.
+    lines = [("pass" if re.match(r"^\s*[%!]", line) else line) for line in source.split("\n")]
+    tree = ast.parse("\n".join(lines))
+    out = []
+    for statement in tree.body:
+        stored, loaded = set(), set()
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name):
+                (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+            elif isinstance(node, (ast.Attribute, ast.Subscript)) and \
+                    not isinstance(node.ctx, ast.Load):
+                stored.add(_base_name(node))  # x.a = ..., x[i] = ...: x changes
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in _MUTATORS:
+                stored.add(_base_name(node.func))  # rows.append(...), rng.normal(...)
+            elif isinstance(node, ast.arg):
+                stored.add(node.arg)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                stored.update((a.asname or a.name).split(".")[0] for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                stored.add(node.name)
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            # x = f(x): the value is read before the target is bound
+            reads = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)} \
+                if statement.value is not None else set()
+            if isinstance(statement, ast.AugAssign):
+                reads |= stored
+            reads |= loaded - stored
+        else:
+            reads = loaded - stored  # loop variables, comprehensions, arguments
+        out.append((reads, stored))
+    return out
+
+
+def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[int]]:
+    """Move the hidden cells (tagged ``tag``) to one folded "checks" cell at the end.
+
+    A hidden cell moves only when nothing else needs it where it is: no cell that
+    stays reads a name it binds, and no later cell rebinds a name it reads (the
+    check would then see another value).  Returns the cells and the indices (in
+    ``cells``) of the hidden cells that had to stay: those break the rule that
+    hidden cells define no state the visible ones use.
+    """
+    code = {i: c for i, c in enumerate(cells) if c.cell_type == "code"}
+    hidden = {i for i, c in code.items() if tag in c.get("metadata", {}).get("tags", [])}
+    if not hidden:
+        return cells, []
+    flows = {}
+    for i, cell in code.items():
+        try:
+            flows[i] = _statements(cell.source)
+        except SyntaxError:
+            flows[i] = None
+    stay = {i for i in hidden if flows[i] is None}
+    while True:
+        needed = set(stay)
+        binder: dict[str, int] = {}
+        for j in sorted(code):
+            reads_all, binds_all = set(), set()
+            for reads, binds in flows[j] or []:
+                for name in reads:
+                    source = binder.get(name)
+                    if source is not None and source != j and source in hidden \
+                            and (j not in hidden or j in stay):
+                        needed.add(source)
+                reads_all |= {n for n in reads if binder.get(n) != j}
+                binds_all |= binds
+                binder.update(dict.fromkeys(binds, j))
+            if j in hidden:
+                # (moved cells after it run after it at the end too: only those staying count)
+                later = set().union(*[b for k in code if k > j and (k not in hidden or k in stay)
+                                      for _, b in flows[k] or []])
+                if reads_all & later:
+                    needed.add(j)
+        if needed == stay:
+            break
+        stay = needed
+    moved = [i for i in sorted(hidden) if i not in stay]
+    if not moved:
+        return cells, sorted(stay)
+    checks = nbformat.v4.new_code_cell("\n\n".join(cells[i].source.strip("\n") for i in moved))
+    checks.outputs = [o for i in moved for o in cells[i].get("outputs", [])]
+    checks.execution_count = max((cells[i].get("execution_count") or 0 for i in moved),
+                                 default=None) or None
+    checks.metadata["tags"] = ["remove-cell", "checks"]
+    checks.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+    kept = [c for i, c in enumerate(cells) if i not in moved]
+    intro = nbformat.v4.new_markdown_cell(CHECKS_INTRO)
+    intro.metadata["tags"] = ["checks"]
+    return [*kept, intro, checks], sorted(stay)
+
+
+def page_address(book: Book, docname: str) -> str:
+    """The website page of ``docname``: its address, or its path in the site."""
+    path = f"{docname}.html"
+    return f"{book.website.rstrip('/')}/{path}" if book.website else path
+
+
+def install_source(book: Book) -> str:
+    """The install cell: the wheel shipped beside the notebook, only where evalmetrics
+    is missing (re-running the notebook, or running it in the book's own environment,
+    must not reinstall anything)."""
+    wheel = book.wheel or "evalmetrics-*.whl"
+    return (
+        "# Run once: installs evalmetrics with what its plots and comparisons need, from\n"
+        "# the wheel in evalmetrics-notebooks.zip (keep it beside this notebook).  Nothing\n"
+        "# happens where evalmetrics is already installed; restart the kernel after it.\n"
+        "import importlib.util\n"
+        "\n"
+        "if importlib.util.find_spec(\"evalmetrics\") is None:\n"
+        f"    %pip install \"{wheel}[ml,plot]\"\n")
+
+
+def notebook_header(book: Book, docname: str, *, solutions: bool = False) -> list:
+    """The two cells every notebook starts with: which chapter of which version of the
+    book it is, where its website page is, and the cell that installs the package."""
+    title = book.titles.get(docname, Path(docname).name)
+    number = book.chapters.get(docname)
+    chapter = f"Chapter {number}: {title}" if number else title
+    address = page_address(book, docname)
+    where = (f"[{address}]({address})" if book.website
+             else f"`{address}` in the book's website")
+    what = "The worked solutions of the exercises of" if solutions else "The notebook of"
+    version = f", version {book.version}" if book.version else ""
+    text = "\n".join([
+        f"**The evalmetrics handbook{version}.** {what} *{chapter}*.", "",
+        f"* The same chapter on the website: {where}.",
+        "* To run it you need Python 3.10 or later and the package: the next cell installs it "
+        f"from `{book.wheel or 'evalmetrics-*.whl'}`, the wheel in `evalmetrics-notebooks.zip` "
+        "(download it from the website: it has every chapter's notebook and the wheel). "
+        "In a clone of the repository, `pip install -e \".[ml,plot]\"` instead."])
+    header = nbformat.v4.new_markdown_cell(text)
+    header.metadata["tags"] = ["notebook-header"]
+    install = nbformat.v4.new_code_cell(install_source(book))
+    install.metadata["tags"] = ["install"]
+    return [header, install]
+
+
 def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
     """The downloadable form of one executed page; returns ``(notebook, problems)``.
 
@@ -728,7 +940,9 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
     nb = copy.deepcopy(nb)
     page = _Page(book, docname, glue_data(nb), srcdir)
     cells, _ = split_exercises(nb.cells)
-    return _finish(nb, _convert_cells(cells, page)), page.problems
+    # The checks go after everything the reader reads, references included.
+    cells, _ = gather_checks(_convert_cells(cells, page))
+    return _finish(nb, notebook_header(book, docname) + cells), page.problems
 
 
 def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
@@ -773,7 +987,8 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
         else:
             page.problems.append(f"solution to {label!r}: no such exercise on the page")
         cells.extend(solution)
-    return _finish(nb, _convert_cells(cells, page)), page.problems
+    cells = _convert_cells(cells, page)
+    return _finish(nb, notebook_header(book, docname, solutions=True) + cells), page.problems
 
 
 def _convert_cells(cells: list, page: _Page) -> list:
@@ -795,6 +1010,11 @@ def _convert_cells(cells: list, page: _Page) -> list:
                     r"\1# glue: stand-in defined in the first cell", cell.source)
             cell.outputs = [o for o in (_clean_output(o) for o in cell.get("outputs", []))
                             if o is not None]
+            for output in cell.outputs:  # Math(...) and Markdown(...) shown by a cell
+                for mime in ("text/latex", "text/markdown"):
+                    if isinstance(output.get("data", {}).get(mime), str):
+                        output["data"][mime] = expand_macros(output["data"][mime],
+                                                             page.book.macros)
             tags = cell.get("metadata", {}).get("tags", [])
             jupyter = {}
             if "remove-cell" in tags or "remove-input" in tags or "hide-input" in tags \
@@ -815,14 +1035,6 @@ def _convert_cells(cells: list, page: _Page) -> list:
         setup.metadata["tags"] = ["glue-stand-in"]
         insert_at = 1 if out and out[0].cell_type == "markdown" else 0
         out.insert(insert_at, setup)
-    if book.macros:
-        # The book's LaTeX macros (\AUC, \Prob, ...), defined where the first cell
-        # typesets them (invisibly): Jupyter's MathJax keeps them for the whole notebook.
-        defs = "".join(_newcommand(name, body) for name, body in sorted(book.macros.items()))
-        if out and out[0].cell_type == "markdown":
-            out[0].source += f"\n\n${defs}$"
-        else:
-            out.insert(0, nbformat.v4.new_markdown_cell(f"${defs}$"))
     if page.cited:
         out.append(nbformat.v4.new_markdown_cell(
             "\n".join(["## References", "", *page.references()]).strip()))
@@ -843,10 +1055,48 @@ def _finish(nb, cells: list):
     return nb
 
 
-def _newcommand(name: str, body) -> str:
-    if isinstance(body, (list, tuple)):  # MathJax form [definition, number of arguments]
-        return f"\\newcommand{{\\{name}}}[{body[1]}]{{{body[0]}}}"
-    return f"\\newcommand{{\\{name}}}{{{body}}}"
+_CODE = re.compile(r"^(\s*)(`{3,}|~{3,})[^\n]*\n.*?^\s*\2\s*$|(`+)[^`].*?(?<!`)\3(?!`)",
+                   re.MULTILINE | re.DOTALL)
+
+
+def expand_macros(text: str, macros: dict) -> str:
+    """``text`` with the book's LaTeX macros written out (``\\AUC`` becomes
+    ``\\operatorname{AUC}``), code left alone.
+
+    Jupyter front ends that typeset with KaTeX (VS Code, Colab) do not keep a
+    ``\\newcommand`` from one cell to the next, so the notebooks use none.
+    """
+    if not macros:
+        return text
+    names = sorted(macros, key=len, reverse=True)
+    # (after an even run of backslashes only: in "\\\\AUC" the \\ is a line break)
+    pattern = re.compile(r"(?<!\\)((?:\\\\)*)\\(" + "|".join(map(re.escape, names))
+                         + r")(?![A-Za-z])")
+
+    def expand(match: re.Match) -> str:
+        body = macros[match.group(2)]
+        if isinstance(body, (list, tuple)):  # MathJax form [definition, number of arguments]
+            raise ValueError(f"macro \\{match.group(2)} takes arguments: expand_macros "
+                             "writes out macros without arguments only")
+        # Braced when it has a sub- or superscript: \cFP_i must not be c_{FP}_i.
+        return match.group(1) + ("{" + body + "}" if re.search(r"[_^]", body) else body)
+
+    def outside_code(chunk: str) -> str:
+        # A macro may use another one: expand until nothing changes.
+        for _ in range(10):
+            new = pattern.sub(expand, chunk)
+            if new == chunk:
+                break
+            chunk = new
+        return chunk
+
+    out, last = [], 0
+    for code in _CODE.finditer(text):
+        out.append(outside_code(text[last:code.start()]))
+        out.append(code.group(0))
+        last = code.end()
+    out.append(outside_code(text[last:]))
+    return "".join(out)
 
 
 def _clean_output(output):

@@ -1,0 +1,105 @@
+"""``evalmetrics-notebooks.zip``: every chapter's notebook, ready to run without a clone.
+
+The website offers one archive (``_build/html/evalmetrics-notebooks.zip``) with
+
+* every page's notebook and, for a chapter with exercises, its solutions
+  notebook (both as ``tools/notebooks.py`` wrote them to ``_sources/book/``);
+* a wheel of the package built from the same sources (``pip wheel --no-deps``),
+  the file each notebook's install cell installs;
+* a short README: how to set up an environment and open the notebooks.
+
+Everything sits in one folder, ``evalmetrics-notebooks/``, so the notebooks'
+links to each other and their install cell (a relative path to the wheel) work
+where the archive is unpacked.  ``_ext/evalmetrics_book.py`` calls
+:func:`write_zip` at the end of every HTML build; the wheel is built again only
+when the package's sources change (it is kept under ``_build/wheel/``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ZIP_NAME = "evalmetrics-notebooks.zip"
+FOLDER = "evalmetrics-notebooks"
+# A fixed time stamp: the same notebooks and wheel give the same archive.
+_STAMP = (2020, 1, 1, 0, 0, 0)
+
+README = """\
+# The evalmetrics handbook: notebooks (version {version})
+
+Every chapter of the handbook as a Jupyter notebook, with the worked solutions of
+its exercises in `<chapter>-solutions.ipynb`, and `{wheel}`, the package the
+notebooks run, built from the same sources as the website.
+
+To run them, in this folder:
+
+    python -m venv .venv
+    .venv/bin/python -m pip install "{wheel}[ml,plot]" jupyterlab
+    .venv/bin/jupyter lab
+
+(on Windows: `.venv\\Scripts\\python` and `.venv\\Scripts\\jupyter`).  The first code
+cell of every notebook installs the wheel too, where `evalmetrics` is missing (for
+example in Colab: upload the wheel beside the notebook).  Python 3.10 or later.
+
+The chapters (the reference's pages, `api-*.ipynb`, are here too, for the links
+between notebooks):
+
+{chapters}
+"""
+
+
+def package_fingerprint(root: Path) -> str:
+    """What the wheel is made of: ``pyproject.toml`` and the package's files."""
+    digest = hashlib.sha256((root / "pyproject.toml").read_bytes())
+    for path in sorted((root / "evalmetrics").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def build_wheel(root: Path, cache: Path, version: str) -> Path:
+    """The wheel of the package at ``root``, built once per state of its sources."""
+    folder = cache / package_fingerprint(root)
+    wheel = folder / f"evalmetrics-{version}-py3-none-any.whl"
+    if wheel.is_file():
+        return wheel
+    if cache.exists():
+        shutil.rmtree(cache)  # wheels of older sources
+    folder.mkdir(parents=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir",
+         str(folder), str(root)], capture_output=True, text=True)
+    if result.returncode != 0 or not wheel.is_file():
+        raise RuntimeError(f"pip wheel failed:\n{result.stderr[-3000:]}")
+    return wheel
+
+
+def readme(version: str, wheel: str, chapters: list[tuple[str, str, str]]) -> str:
+    """The archive's README; ``chapters`` are ``(number, title, notebook file)``."""
+    lines = [f"{number}. {title}: `{name}`" for number, title, name in chapters]
+    return README.format(version=version, wheel=wheel, chapters="\n".join(lines))
+
+
+def write_zip(target: Path, notebooks: list[Path], wheel: Path, readme_text: str) -> Path:
+    """Write the archive: the notebooks, the wheel and the README in one folder."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".zip.part")
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        def add(name: str, data: bytes) -> None:
+            info = zipfile.ZipInfo(f"{FOLDER}/{name}", date_time=_STAMP)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+
+        add("README.md", readme_text.encode("utf-8"))
+        for path in notebooks:
+            add(path.name, path.read_bytes())
+        add(wheel.name, wheel.read_bytes())
+    partial.replace(target)  # never a half-written archive on the website
+    return target
