@@ -371,6 +371,8 @@ def notebook_app(tmp_path: Path, monkeypatch, converted: list, problems=()):
         converted.append(docname)
         return nb, [p for d, p in problems if d == docname]
     monkeypatch.setattr(evalmetrics_book.notebooks, "convert_notebook", convert)
+    # The zip of all the notebooks (a wheel build) is tested in test_book_notebooks.py.
+    monkeypatch.setattr(evalmetrics_book, "_write_zip", lambda app, book: None)
     return app, state
 
 
