@@ -22,11 +22,14 @@ __all__ = [
 _BINARY_CELL_NAMES = (("TN", "FP"), ("FN", "TP"))
 
 
-def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, title=None):
+def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, title=None, scale="shared"):
     """Heatmap of a confusion matrix: rows actual, columns predicted.
 
     Correct decisions (the diagonal) are green, errors orange; the shade
-    grows with the count, and every cell shows its count.
+    grows with the count, and every cell shows its count.  With
+    ``scale="separate"`` the errors are shaded against the largest error
+    rather than the largest count, so that they can be told apart when the
+    diagonal dwarfs them.
 
     Parameters
     ----------
@@ -38,6 +41,9 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
     cell_names : bool, optional
         Write TN, FP, FN, TP in the cells of a 2 x 2 matrix (default: True for 2 x 2).
     title : str, optional
+    scale : {"shared", "separate"}, default "shared"
+        Shade every cell against the largest count, or the diagonal against
+        the largest correct count and the errors against the largest error.
 
     Returns
     -------
@@ -58,16 +64,24 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
     labels = [str(x) for x in (range(k) if labels is None else labels)]
     if len(labels) != k:
         raise ValueError(f"labels has {len(labels)} names for a {k} x {k} matrix")
+    if scale not in ("shared", "separate"):
+        raise ValueError(f"scale must be 'shared' or 'separate', got {scale!r}")
     if cell_names is None:
         cell_names = k == 2
     fig, ax = new_axes(ax, figsize=(1.3 * k + 1.8, 1.2 * k + 1.4))
-    largest = float(matrix.max()) or 1.0
+    correct = np.eye(k, dtype=bool)
+    if scale == "separate":
+        # Errors are usually far fewer than correct decisions: on one scale they all look pale.
+        largest_correct = float(matrix[correct].max()) or 1.0
+        largest_error = (float(matrix[~correct].max()) if k > 1 else 0.0) or 1.0
+    else:
+        largest_correct = largest_error = float(matrix.max()) or 1.0
     image = np.ones((k, k, 3))
     for j in range(k):
         for i in range(k):
             # Blend from white towards the colour: the shade encodes the count.
             colour = np.array(to_rgb(GREEN if i == j else ORANGE))
-            strength = 0.15 + 0.85 * matrix[j, i] / largest
+            strength = 0.15 + 0.85 * matrix[j, i] / (largest_correct if i == j else largest_error)
             image[j, i] = 1.0 - strength * (1.0 - colour)
             text = f"{matrix[j, i]:g}"
             if cell_names and k == 2:
@@ -96,7 +110,8 @@ def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
     """F-beta and the arithmetic mean of precision and recall, as recall varies.
 
     With precision fixed (1 by default), the arithmetic mean never falls
-    below precision / 2, while every F score follows the smaller number.
+    below precision / 2; F1 (the harmonic mean) never exceeds it, F-beta with
+    beta < 1 can.
 
     Parameters
     ----------
