@@ -230,7 +230,8 @@ def plot_brier_waterfall(decomposition, *, ax=None, fmt=".4g", title=None, figsi
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> from evalmetrics import brier_decomposition
-    >>> fig = plot_brier_waterfall(brier_decomposition(units.y_true, units.y_score))
+    >>> parts = brier_decomposition(units.y_true, units.y_score)
+    >>> fig = plot_brier_waterfall(parts)
     >>> fig.axes[0].get_xlabel()
     ''
     """
