@@ -183,7 +183,8 @@ def per_class_scores(y_true, y_pred=None, *, labels=None, beta=1.0, zero_divisio
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> s = per_class_scores(units.y_true, (units.y_score >= 0.5).astype(int))
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> s = per_class_scores(units.y_true, y_pred)
     >>> s.precision.round(4), s.recall.round(4), s.support
     (array([0.8333, 0.5   ]), array([0.625, 0.75 ]), array([8, 4]))
     """

@@ -570,7 +570,8 @@ def corp_reliability(y_true, y_prob, *, pos_label=None):
     >>> corp.calibrated.round(4)
     array([0.    , 0.    , 0.    , 0.    , 0.3333, 0.3333, 0.5   , 0.5   ,
            0.5   , 0.5   , 1.    ])
-    >>> round(corp.miscalibration - corp.discrimination + corp.uncertainty, 6)
+    >>> c = corp
+    >>> round(c.miscalibration - c.discrimination + c.uncertainty, 6)
     0.196875
     """
     y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
