@@ -53,7 +53,8 @@ class ClassScores:
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> per_class_scores(units.y_true, (units.y_score >= 0.5).astype(int)).support
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> per_class_scores(units.y_true, y_pred).support
     array([8, 4])
     """
 
@@ -77,7 +78,8 @@ class AveragedScores(NamedTuple):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> micro = averaged_scores(units.y_true, (units.y_score >= 0.5).astype(int), average="micro")
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> micro = averaged_scores(units.y_true, y_pred, average="micro")
     >>> round(micro.recall, 4)
     0.6667
     """
@@ -181,7 +183,8 @@ def per_class_scores(y_true, y_pred=None, *, labels=None, beta=1.0, zero_divisio
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> s = per_class_scores(units.y_true, (units.y_score >= 0.5).astype(int))
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> s = per_class_scores(units.y_true, y_pred)
     >>> s.precision.round(4), s.recall.round(4), s.support
     (array([0.8333, 0.5   ]), array([0.625, 0.75 ]), array([8, 4]))
     """
@@ -218,9 +221,11 @@ def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> y_pred = (units.y_score >= 0.5).astype(int)
-    >>> [round(x, 4) for x in averaged_scores(units.y_true, y_pred, average="macro")]
+    >>> macro = averaged_scores(units.y_true, y_pred, average="macro")
+    >>> [round(x, 4) for x in macro]
     [0.6667, 0.6875, 0.6571]
-    >>> [round(x, 4) for x in averaged_scores(units.y_true, y_pred, average="micro")]
+    >>> micro = averaged_scores(units.y_true, y_pred, average="micro")
+    >>> [round(x, 4) for x in micro]
     [0.6667, 0.6667, 0.6667]
     """
     if average not in _AVERAGES:
@@ -260,7 +265,8 @@ def f1_of_macro_averages(y_true, y_pred=None, *, labels=None, zero_division="war
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> round(f1_of_macro_averages(units.y_true, (units.y_score >= 0.5).astype(int)), 4)
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> round(f1_of_macro_averages(units.y_true, y_pred), 4)
     0.6769
     """
     arrays.check_zero_division(zero_division)

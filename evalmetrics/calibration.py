@@ -427,7 +427,8 @@ def brier_decomposition(y_true, y_prob, *, pos_label=None):
     >>> from evalmetrics.worked_example import twelve_units
     >>> u = twelve_units()
     >>> d = brier_decomposition(u.y_true, u.y_score)
-    >>> round(d.uncertainty, 4), round(d.reliability - d.resolution + d.uncertainty, 6)
+    >>> total = d.reliability - d.resolution + d.uncertainty
+    >>> round(d.uncertainty, 4), round(total, 6)
     (0.2222, 0.196875)
     """
     y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
@@ -499,8 +500,10 @@ def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label
     >>> from evalmetrics.worked_example import twelve_units
     >>> u = twelve_units()
     >>> curve = reliability_curve(u.y_true, u.y_score, n_bins=2)
-    >>> curve.mean_predicted.round(4), curve.fraction_positive.round(4), curve.count
-    (array([0.2583, 0.75  ]), array([0.1667, 0.5   ]), array([6, 6]))
+    >>> curve.mean_predicted.round(4), curve.fraction_positive.round(4)
+    (array([0.2583, 0.75  ]), array([0.1667, 0.5   ]))
+    >>> curve.count
+    array([6, 6])
     """
     n_bins = _check_binning(n_bins, strategy)
     y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
@@ -567,7 +570,8 @@ def corp_reliability(y_true, y_prob, *, pos_label=None):
     >>> corp.calibrated.round(4)
     array([0.    , 0.    , 0.    , 0.    , 0.3333, 0.3333, 0.5   , 0.5   ,
            0.5   , 0.5   , 1.    ])
-    >>> round(corp.miscalibration - corp.discrimination + corp.uncertainty, 6)
+    >>> c = corp
+    >>> round(c.miscalibration - c.discrimination + c.uncertainty, 6)
     0.196875
     """
     y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)

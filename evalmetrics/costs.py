@@ -216,8 +216,8 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> cost_at_threshold(units.y_true, units.y_score, 0.5,
-    ...                   false_positive_cost=1, false_negative_cost=10)  # 3 FP, 1 FN
+    >>> cost_at_threshold(units.y_true, units.y_score, 0.5,  # 3 FP, 1 FN
+    ...                   false_positive_cost=1, false_negative_cost=10)
     13.0
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
@@ -251,7 +251,8 @@ def bayes_threshold(*, false_positive_cost, false_negative_cost):
 
     Examples
     --------
-    >>> round(bayes_threshold(false_positive_cost=1, false_negative_cost=10), 4)  # 1 / 11
+    >>> t = bayes_threshold(false_positive_cost=1, false_negative_cost=10)
+    >>> round(t, 4)  # 1 / 11
     0.0909
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
@@ -284,7 +285,8 @@ def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
 
     Examples
     --------
-    >>> round(iso_cost_slope(4 / 12, false_positive_cost=1, false_negative_cost=10), 4)
+    >>> costs = dict(false_positive_cost=1, false_negative_cost=10)
+    >>> round(iso_cost_slope(4 / 12, **costs), 4)
     0.2
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
@@ -319,8 +321,11 @@ def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> youden_index(units.y_true, units.y_score)  # 0.75 - 0.25, first reached at 0.65
-    YoudenIndex(threshold=0.65, index=0.5, true_positive_rate=0.75, false_positive_rate=0.25)
+    >>> best = youden_index(units.y_true, units.y_score)
+    >>> best.threshold, best.index  # 0.75 - 0.25, first reached at 0.65
+    (0.65, 0.5)
+    >>> best.true_positive_rate, best.false_positive_rate
+    (0.75, 0.25)
     """
     y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(

@@ -200,7 +200,8 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> [units.unit[fold.test].tolist() for fold in stratified_k_fold(units.y_true, n_splits=4)]
+    >>> folds = stratified_k_fold(units.y_true, n_splits=4)
+    >>> [units.unit[fold.test].tolist() for fold in folds]
     [[1, 2, 4], [3, 6, 7], [5, 9, 10], [8, 11, 12]]
     """
     y = arrays.class_labels(y, "y")
@@ -344,7 +345,8 @@ def time_series_split(n_samples, *, n_splits=5, test_size=None, gap=0, max_train
 
     Examples
     --------
-    >>> [(len(f.train), f.test.tolist()) for f in time_series_split(12, n_splits=3)]
+    >>> folds = time_series_split(12, n_splits=3)
+    >>> [(len(f.train), f.test.tolist()) for f in folds]
     [(3, [3, 4, 5]), (6, [6, 7, 8]), (9, [9, 10, 11])]
     """
     n_samples = arrays.positive_int(n_samples, "n_samples")
@@ -446,7 +448,8 @@ def out_of_fold_probabilities(model, X, y, *, folds):
     >>> units = twelve_units()
     >>> X = units.y_score.reshape(-1, 1)
     >>> folds = stratified_k_fold(units.y_true, n_splits=4)
-    >>> p = out_of_fold_probabilities(LogisticRegression(), X, units.y_true, folds=folds)
+    >>> model = LogisticRegression()
+    >>> p = out_of_fold_probabilities(model, X, units.y_true, folds=folds)
     >>> p.shape, bool(np.all((0 < p) & (p < 1)))
     ((12,), True)
     """

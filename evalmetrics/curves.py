@@ -442,7 +442,8 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> precision_at_recall(units.y_true, units.y_score, 0.75)  # threshold 0.65: 3 / 5
+    >>> y, s = units.y_true, units.y_score
+    >>> precision_at_recall(y, s, 0.75)  # threshold 0.65: 3 / 5
     0.6
     """
     target = _check_rate(recall, "recall")
@@ -477,9 +478,10 @@ def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_l
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> recall_at_false_positive_rate(units.y_true, units.y_score, 0.25)  # threshold 0.65
+    >>> y, s = units.y_true, units.y_score
+    >>> recall_at_false_positive_rate(y, s, 0.25)  # threshold 0.65
     0.75
-    >>> recall_at_false_positive_rate(units.y_true, units.y_score, 0.45)  # 0.40 needs 0.5
+    >>> recall_at_false_positive_rate(y, s, 0.45)  # 0.40 needs 0.5
     0.75
     """
     target = _check_rate(false_positive_rate, "false_positive_rate")

@@ -256,10 +256,10 @@ def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> result = delong_interval(units.y_true, units.y_score)
-    >>> result.estimate  # 25.5 / 32
+    >>> r = delong_interval(units.y_true, units.y_score)
+    >>> r.estimate  # 25.5 / 32
     0.796875
-    >>> round(result.standard_error, 4), round(result.low, 4), round(result.high, 4)
+    >>> round(r.standard_error, 4), round(r.low, 4), round(r.high, 4)
     (0.1368, 0.4281, 0.9536)
     """
     confidence = _check_confidence(confidence)
@@ -299,10 +299,12 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence=0.95, pos_label=None
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> coarse = (units.y_score >= 0.5).astype(float)  # the scores cut at 0.5
-    >>> test = delong_test(units.y_true, units.y_score, coarse)
-    >>> round(test.difference, 4), round(test.standard_error, 4), round(test.p_value, 4)
-    (0.1094, 0.0853, 0.1998)
+    >>> coarse = (units.y_score >= 0.5).astype(float)  # cut at 0.5
+    >>> t = delong_test(units.y_true, units.y_score, coarse)
+    >>> round(t.difference, 4), round(t.standard_error, 4)
+    (0.1094, 0.0853)
+    >>> round(t.p_value, 4)
+    0.1998
     """
     confidence = _check_confidence(confidence)
     is_positive, values_a, _ = arrays.binary_scores(y_true, integer_ranks(y_score_a)[0], pos_label=pos_label,

@@ -513,7 +513,8 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
     >>> units = twelve_units()
     >>> def accuracy(y, s):
     ...     return float(np.mean((s >= 0.5) == (y == 1)))
-    >>> result = bootstrap_difference(accuracy, units.y_true, units.y_score, 1 - units.y_score, seed=0)
+    >>> y, s = units.y_true, units.y_score
+    >>> result = bootstrap_difference(accuracy, y, s, 1 - s, seed=0)
     >>> round(result.estimate, 4)
     0.3333
     """

@@ -113,8 +113,9 @@ class LogisticRegression:
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> model = LogisticRegression().fit(units.y_score.reshape(-1, 1), units.y_true)
-    >>> p = model.predict_proba(units.y_score.reshape(-1, 1))
+    >>> X = units.y_score.reshape(-1, 1)
+    >>> model = LogisticRegression().fit(X, units.y_true)
+    >>> p = model.predict_proba(X)
     >>> bool(p[0] > p[-1])
     True
     """

@@ -113,7 +113,8 @@ def midranks(values):
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
-    >>> midranks(twelve_units().y_score)[4:10]  # units 7 and 8 share ranks 5 and 6
+    >>> scores = twelve_units().y_score
+    >>> midranks(scores)[4:10]  # units 7 and 8 share ranks 5 and 6
     array([8. , 7. , 5.5, 5.5, 4. , 3. ])
     """
     values = arrays.scores(integer_ranks(values)[0], "values")

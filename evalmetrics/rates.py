@@ -169,9 +169,11 @@ Examples
 --------
 >>> from evalmetrics.worked_example import twelve_units
 >>> units = twelve_units()
->>> round({name}(units.y_true, units.y_score >= 0.5), 4)
+>>> flagged = units.y_score >= 0.5
+>>> round({name}(units.y_true, flagged), 4)
 {value}
->>> round({name}(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+>>> counts = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+>>> round({name}(counts), 4)
 {value}
 """
 

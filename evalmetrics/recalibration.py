@@ -438,7 +438,8 @@ class PlattCalibrated:
     ...         return self
     ...     def decision_function(self, X):
     ...         return X[:, 0]
-    >>> model = PlattCalibrated(Identity(), n_folds=2).fit(u.y_score[:, None], u.y_true)
+    >>> model = PlattCalibrated(Identity(), n_folds=2)
+    >>> model = model.fit(u.y_score[:, None], u.y_true)
     >>> model.predict_proba([[0.95], [0.10]]).round(4)
     array([0.7584, 0.0548])
     """

@@ -173,7 +173,8 @@ def plot_reliability_and_corp(y_true, y_prob, *, n_bins=10, strategy="uniform", 
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_reliability_and_corp(units.y_true, units.y_score, n_bins=2)
+    >>> y, s = units.y_true, units.y_score
+    >>> fig = plot_reliability_and_corp(y, s, n_bins=2)
     >>> len(fig.axes)
     4
     """
@@ -230,7 +231,8 @@ def plot_brier_waterfall(decomposition, *, ax=None, fmt=".4g", title=None, figsi
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> from evalmetrics import brier_decomposition
-    >>> fig = plot_brier_waterfall(brier_decomposition(units.y_true, units.y_score))
+    >>> parts = brier_decomposition(units.y_true, units.y_score)
+    >>> fig = plot_brier_waterfall(parts)
     >>> fig.axes[0].get_xlabel()
     ''
     """

@@ -51,7 +51,8 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
 
     Examples
     --------
-    >>> fig = plot_confusion_matrix([[5, 3], [1, 3]], labels=['working', 'faulty'])
+    >>> labels = ['working', 'faulty']
+    >>> fig = plot_confusion_matrix([[5, 3], [1, 3]], labels=labels)
     >>> fig.axes[0].get_xlabel()
     'Predicted'
     """
@@ -174,7 +175,8 @@ def plot_class_scores(scores, ax=None, *, title=None):
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> from evalmetrics import per_class_scores
-    >>> scores = per_class_scores(units.y_true, (units.y_score >= 0.5).astype(int))
+    >>> y_pred = (units.y_score >= 0.5).astype(int)
+    >>> scores = per_class_scores(units.y_true, y_pred)
     >>> fig = plot_class_scores(scores)
     >>> fig.axes[0].get_xlabel()
     'Class, then average over classes'

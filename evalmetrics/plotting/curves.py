@@ -142,7 +142,8 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_precision_recall_curve(units.y_true, units.y_score, label='twelve units')
+    >>> y, s = units.y_true, units.y_score
+    >>> fig = plot_precision_recall_curve(y, s, label='twelve units')
     >>> fig.axes[0].get_xlabel()
     'Recall'
     """
@@ -194,7 +195,8 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_roc_and_precision_recall({'twelve units': (units.y_true, units.y_score)})
+    >>> curves = {'twelve units': (units.y_true, units.y_score)}
+    >>> fig = plot_roc_and_precision_recall(curves)
     >>> len(fig.axes)
     2
     """
@@ -318,8 +320,8 @@ def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_iso_cost_lines(units.y_true, units.y_score,
-    ...                           false_positive_cost=1, false_negative_cost=10)
+    >>> costs = dict(false_positive_cost=1, false_negative_cost=10)
+    >>> fig = plot_iso_cost_lines(units.y_true, units.y_score, **costs)
     >>> fig.axes[0].get_xlabel()
     'False positive rate'
     """

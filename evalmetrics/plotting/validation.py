@@ -135,8 +135,10 @@ def plot_bootstrap_distributions(distributions, ax=None, *, bins=40, estimate=No
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> from evalmetrics import bootstrap_interval, roc_auc
-    >>> result = bootstrap_interval(roc_auc, units.y_true, units.y_score, n_resamples=200, seed=0)
-    >>> fig = plot_bootstrap_distributions({'AUC': result.distribution}, estimate=result.estimate)
+    >>> y, s = units.y_true, units.y_score
+    >>> result = bootstrap_interval(roc_auc, y, s, n_resamples=200, seed=0)
+    >>> fig = plot_bootstrap_distributions({'AUC': result.distribution},
+    ...                                    estimate=result.estimate)
     >>> fig.axes[0].get_xlabel()
     'Metric'
     """
@@ -183,7 +185,8 @@ def plot_interval_comparison(x, intervals, ax=None, *, xlabel, ylabel, title=Non
     >>> successes = [0, 3, 6]
     >>> intervals = {'Wald': [wald_interval(k, 12) for k in successes],
     ...              'Wilson': [wilson_interval(k, 12) for k in successes]}
-    >>> fig = plot_interval_comparison(successes, intervals, xlabel='Successes out of 12',
+    >>> fig = plot_interval_comparison(successes, intervals,
+    ...                                xlabel='Successes out of 12',
     ...                                ylabel='Proportion')
     >>> fig.axes[0].get_xlabel()
     'Successes out of 12'
@@ -230,7 +233,8 @@ def plot_coverage_intervals(intervals, truth, ax=None, *, xlabel="Test set", yla
 
     Examples
     --------
-    >>> fig = plot_coverage_intervals([(0.6, 0.9), (0.7, 0.95), (0.82, 0.99)], 0.8)
+    >>> intervals = [(0.6, 0.9), (0.7, 0.95), (0.82, 0.99)]
+    >>> fig = plot_coverage_intervals(intervals, 0.8)
     >>> fig.axes[0].get_xlabel()
     'Test set'
     """

@@ -216,19 +216,12 @@ def _layout(page, shots: Path, name: str) -> dict[str, list[str]]:
     """Measure the page at 1280x800, then on a phone; a screenshot at each size."""
     desktop = layout_check.measure(page)
     found = {"desktop": layout_check.desktop_findings(desktop)}
-    # Code cells too wide for the column: at most as many as the page had when the check
-    # was written (layout_check.WIDE_CODE), so the count can only go down.
-    code = layout_check.wide_code(desktop)
-    allowed = layout_check.WIDE_CODE.get(name, 0)
-    if len(code) > allowed:
-        found["desktop code"] = [f"{len(code)} code cells wider than the column, at most "
-                                 f"{allowed} allowed (shorten their lines):", *code]
     page.screenshot(path=str(shots / f"{name}.desktop.jpg"), full_page=True, type="jpeg",
                     quality=80)
     page.set_viewport_size(layout_check.PHONE)
     found["phone"] = layout_check.phone_findings(layout_check.measure(page))
     page.screenshot(path=str(shots / f"{name}.phone.jpg"), full_page=True, type="jpeg",
                     quality=80)
-    (shots / f"{name}.layout.json").write_text(json.dumps({**found, "code": code}, indent=1),
+    (shots / f"{name}.layout.json").write_text(json.dumps(found, indent=1),
                                                encoding="utf-8")
     return found
