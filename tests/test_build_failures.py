@@ -25,35 +25,6 @@ def error(ename, evalue):
     return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
 
 
-def failing_assert(message):
-    try:
-        raise AssertionError(message)
-    except AssertionError as caught:
-        return error("AssertionError", str(caught))
-
-
-@pytest.mark.parametrize("computed, expected, shown", [
-    (0.7969, 0.797, "computed 0.7969, expected 0.797"),
-    (70, 71, "computed 70, expected 71"),
-    (float("nan"), 0.5, "computed nan, expected 0.5"),
-    ("1/3", "Fraction(1, 3)", "computed 1/3, expected Fraction(1, 3)"),
-])
-def test_the_fixed_prefix_format_round_trips(computed, expected, shown):
-    message = build_failures.glue_failure_message("auc-twelve", computed, expected)
-    assert message.startswith(build_failures.PREFIX)
-    line = build_failures.describe("book/roc-auc", notebook([], [failing_assert(message)]))
-    assert line == f"book/roc-auc: glue key 'auc-twelve': {shown}"
-
-
-def test_the_pasted_helpers_tuple_is_read_too():
-    line = build_failures.describe("book/costs", notebook([failing_assert(
-        ('cost-bayes', 0.0909, "Fraction(1, 11)"))]))
-    assert line.startswith("book/costs: glue key 'cost-bayes': computed 0.0909, expected")
-    evalue = "('cost-bayes', 0.09, Fraction(1, 11))"
-    line = build_failures.describe("book/costs", notebook([error("AssertionError", evalue)]))
-    assert line == "book/costs: glue key 'cost-bayes': computed 0.09, expected Fraction(1, 11)"
-
-
 def test_other_errors_name_the_error_and_the_cell():
     line = build_failures.describe("book/x", notebook([], [], [error("NameError", "name 'y' is not defined")]))
     assert line == "book/x: NameError: name 'y' is not defined (cell 3)"
