@@ -39,7 +39,7 @@ that download as runnable notebooks, and builds that never show stale numbers.
 * **Layout.**  ``_ext/static/evalmetrics.css``: long names break instead of
   widening a phone's page, printed output wraps at the column, a wide index
   table scrolls in its own box (the rules: ``tests/browser/layout_check.py``).
-* **Alt text.**  A figure drawn by a page (``glue:figure``) has no alt text
+* **Alt text.**  A figure drawn by a page's cell (``mystnb.figure`` metadata) has no alt text
   of its own, and the HTML writer would fall back to the image's file name: at
   ``doctree-resolved`` an image without alt text takes the first sentence of its
   figure's caption, which says what the figure shows (an ``:alt:`` option wins).

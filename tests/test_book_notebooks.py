@@ -296,17 +296,56 @@ def test_every_page_has_a_notebook_that_reads_right(downloads, page):
                 assert not any(k.startswith("application/papermill") for k in out.get("data", {}))
 
 
+def plotting_functions() -> set[str]:
+    import evalmetrics.handbook.plotting
+    import evalmetrics.plotting
+
+    return {name for module in (evalmetrics.plotting, evalmetrics.handbook.plotting)
+            for name in dir(module) if name.startswith("plot_")}
+
+
 @pytest.mark.book
 @pytest.mark.parametrize("page", chapter_pages())
-def test_figures_of_the_page_are_in_its_notebook(built_site, downloads, page):
+def test_every_figure_is_drawn_by_a_visible_cell(built_site, downloads, page):
+    # A reader changes a seed or a parameter and re-runs the cell: the figure is that
+    # cell's output, drawn by a plotting function of the package, its caption below it;
+    # never an image pasted into the text.
     html = (built_site / "book" / f"{page}.html").read_text(encoding="utf-8")
+    figures_in_page = re.findall(r'<figure[^>]*\bid="([^"]+)"', html)
     nb = nbformat.read(downloads[page], as_version=4)
-    images_in_page = html.count('<img src="../_images/')
-    images_in_nb = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs
-                       if "image/png" in o.get("data", {}))
-    images_in_nb += sum(len(c.get("attachments", {})) for c in nb.cells)
-    assert images_in_nb >= images_in_page, f"{page}: {images_in_page} figures on the page, " \
-                                           f"{images_in_nb} in the notebook"
+    assert not [k for c in nb.cells for k in c.get("attachments", {})], \
+        f"{page}: an image pasted into the text instead of drawn by a cell"
+    drawn, plotting = [], plotting_functions()
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code" or not any("image/png" in o.get("data", {})
+                                               for o in cell.outputs):
+            continue
+        assert not cell.metadata.get("jupyter", {}).get("source_hidden"), \
+            f"{page} cell {index}: a figure drawn by a hidden cell"
+        called = set(re.findall(r"\b(plot_\w+)\(", cell.source))
+        assert called & plotting, f"{page} cell {index}: no plotting function of the package"
+        figure = notebooks.figure_options(cell)
+        assert figure and figure.get("name"), f"{page} cell {index}: a figure without a name"
+        caption = nb.cells[index + 1]
+        assert caption.metadata.get("tags") == ["figure-caption"]
+        assert caption.source.startswith("*Figure ") and len(caption.source) > 30
+        drawn.append(figure["name"])
+    assert drawn == figures_in_page, f"{page}: figures on the page {figures_in_page}, " \
+                                     f"drawn by cells of the notebook {drawn}"
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", chapter_pages())
+def test_no_hidden_cell_among_the_reader_s_cells(downloads, page):
+    # The checks of the text's numbers are gathered at the end; a hidden cell left in
+    # place would hold state the reader's cells use without the reader seeing it.
+    nb = nbformat.read(downloads[page], as_version=4)
+    tags = [set(c.metadata.get("tags", [])) for c in nb.cells]
+    end = next((i for i, t in enumerate(tags) if "checks" in t), len(nb.cells))
+    hidden = [i for i, cell in enumerate(nb.cells[:end]) if cell.cell_type == "code"
+              and cell.metadata.get("jupyter", {}).get("source_hidden")
+              and not {"glue-stand-in", "install"} & tags[i]]
+    assert hidden == [], f"{page}: hidden cells {hidden} stay among the reader's cells"
 
 
 # ------------------------------------------------ the zip of every notebook
@@ -548,6 +587,24 @@ def test_a_hidden_cell_that_changes_an_object_stays():
         ("keep_draw = rng.normal()\nrows.append(1)", True), ("print(rng.normal(), rows)", False),
         ("%matplotlib inline\nassert rows == [1]", True)))
     assert stay == [1]
+
+
+def test_a_figure_cell_stays_open_and_gets_its_caption(book):
+    nb = nbformat.v4.new_notebook()
+    figure = nbformat.v4.new_code_cell("plot_roc_curve(y, s);", metadata={
+        "tags": ["hide-input"],
+        "mystnb": {"figure": {"name": "fig-roc", "caption": "The ROC curve of $\\AUC$ ({numref}`fig-roc`)."}}})
+    figure.outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG})]
+    nb.cells = [nbformat.v4.new_markdown_cell("# X"), figure]
+    out, problems = convert_notebook(nb, book, docname="book/x")
+    assert problems == []
+    index = next(i for i, c in enumerate(out.cells) if c.source.startswith("plot_roc_curve"))
+    assert "source_hidden" not in out.cells[index].metadata.get("jupyter", {})
+    assert out.cells[index + 1].source == "*Figure 2: The ROC curve of $\\operatorname{AUC}$ (Figure 2).*"
+    # a hidden cell's figure stays hidden (it is no figure of the page)
+    figure.metadata["tags"] = ["remove-cell"]
+    out, _ = convert_notebook(nb, book, docname="book/x")
+    assert not [c for c in out.cells if "figure-caption" in c.metadata.get("tags", [])]
 
 
 def test_the_solutions_notebook_starts_with_the_header_too(book):

@@ -52,6 +52,8 @@ __all__ = [
     "convert_notebook",
     "exercise_marks",
     "expand_macros",
+    "figure_caption_cell",
+    "figure_options",
     "gather_checks",
     "install_source",
     "notebook_header",
@@ -1016,15 +1018,22 @@ def _convert_cells(cells: list, page: _Page) -> list:
                         output["data"][mime] = expand_macros(output["data"][mime],
                                                              page.book.macros)
             tags = cell.get("metadata", {}).get("tags", [])
+            figure = figure_options(cell)
             jupyter = {}
-            if "remove-cell" in tags or "remove-input" in tags or "hide-input" in tags \
-                    or "hide-cell" in tags:
+            # A figure's cell stays open whatever the website does with its code: it is
+            # the cell a reader changes and re-runs to redraw the figure.
+            if "remove-cell" in tags or (figure is None and (
+                    "remove-input" in tags or "hide-input" in tags or "hide-cell" in tags)):
                 jupyter["source_hidden"] = True
             if "remove-cell" in tags or "remove-output" in tags or "hide-output" in tags \
                     or "hide-cell" in tags:
                 jupyter["outputs_hidden"] = True
             if jupyter:
                 cell.metadata["jupyter"] = jupyter
+            if figure is not None and "remove-cell" not in tags:
+                out.append(cell)
+                out.append(figure_caption_cell(figure, page))
+                continue
         elif cell.cell_type == "raw":
             continue
         out.append(cell)
@@ -1039,6 +1048,24 @@ def _convert_cells(cells: list, page: _Page) -> list:
         out.append(nbformat.v4.new_markdown_cell(
             "\n".join(["## References", "", *page.references()]).strip()))
     return out
+
+
+def figure_options(cell) -> dict | None:
+    """The ``mystnb.figure`` options of a code cell whose output is a numbered figure
+    (``name`` and ``caption``), or ``None``."""
+    options = cell.get("metadata", {}).get("mystnb", {}).get("figure")
+    return options if isinstance(options, dict) else None
+
+
+def figure_caption_cell(options: dict, page: _Page):
+    """The caption under a figure drawn by a code cell: "*Figure 6.1: ...*", its
+    Markdown converted like the page's own."""
+    caption = page.blocks(str(options.get("caption", "")).strip().split("\n"))
+    lines = page.caption(caption, options.get("name"), "figure")
+    cell = nbformat.v4.new_markdown_cell(
+        expand_macros("\n".join(lines).strip("\n"), page.book.macros))
+    cell.metadata["tags"] = ["figure-caption"]
+    return cell
 
 
 def _finish(nb, cells: list):
