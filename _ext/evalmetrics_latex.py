@@ -344,9 +344,11 @@ def _front_matter(app) -> str:
                 f"This is version {app.config.release} of the book, printed on "
                 f"{app.config.evalmetrics_date}. ") + _latex_escape(web) + " "
             + _latex_escape(
-                "The notebooks run in plain Jupyter after "
-                'pip install "evalmetrics[ml,plot]"; every number in this book is computed '
-                "when the book is built and checked against the value the text promises.")
+                "Every page of the website offers evalmetrics-notebooks.zip: the chapters "
+                "as notebooks and a wheel of the package of this same version, which the "
+                "first code cell of each notebook installs; they then run in plain Jupyter. "
+                "Every number in this book is computed when the book is built and checked "
+                "against the value the text promises.")
             + "\n\\clearpage\n")
 
 
