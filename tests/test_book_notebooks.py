@@ -607,6 +607,23 @@ def test_a_figure_cell_stays_open_and_gets_its_caption(book):
     assert not [c for c in out.cells if "figure-caption" in c.metadata.get("tags", [])]
 
 
+def test_module_functions_and_comprehension_variables_pin_no_cell():
+    # np.sort and a fresh generator's draws change nothing a check reads; a
+    # comprehension's loop variable is its own; the global generator does change.
+    _, stay = notebooks.gather_checks(cells(
+        ("import numpy as np\nx = np.arange(3)", False),
+        ("assert np.all(x == [f for f in range(3)])", True),
+        ("y = np.sort(x)\nz = np.random.default_rng(0).normal()\nf = [f for f in y]", False)))
+    assert stay == []
+    _, stay = notebooks.gather_checks(cells(
+        ("import numpy as np\nx = np.arange(3)", False), ("assert np.all(x >= 0)", True),
+        ("np.random.seed(1)", False)))
+    assert stay == [1]
+    _, stay = notebooks.gather_checks(cells(
+        ("rows = [3, 1]", False), ("assert len(rows) == 2", True), ("rows.sort()", False)))
+    assert stay == [1]
+
+
 def test_the_solutions_notebook_starts_with_the_header_too(book):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# X\n\n```{exercise}\n:label: ex-1\n\nWhy?\n```\n\n"

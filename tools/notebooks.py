@@ -789,27 +789,75 @@ def _base_name(node) -> str:
     return node.id
 
 
-def _statements(source: str) -> list[tuple[set, set]]:
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _scoped(node, local: frozenset = frozenset()):
+    """Every node under ``node`` with the names local to it there: a comprehension's
+    loop variables belong to the comprehension (Python 3), not to the cell."""
+    yield node, local
+    if isinstance(node, _COMPREHENSIONS):
+        inner = local | {n.id for g in node.generators for n in ast.walk(g.target)
+                         if isinstance(n, ast.Name)}
+        first, *_ = node.generators
+        yield from _scoped(first.iter, local)  # evaluated in the enclosing scope
+        for child in ast.iter_child_nodes(node):
+            if child is not first:
+                yield from _scoped(child, inner)
+        yield from _scoped(first.target, inner)
+        for condition in first.ifs:
+            yield from _scoped(condition, inner)
+        return
+    for child in ast.iter_child_nodes(node):
+        yield from _scoped(child, local)
+
+
+def _changed_by_call(call: ast.Call, modules: frozenset, local: frozenset) -> str:
+    """The name a method call changes (``rows.append(x)``, ``rng.normal()``), or ""."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr in _MUTATORS):
+        return ""
+    chain, node = [], call.func.value
+    while not isinstance(node, ast.Name):
+        if isinstance(node, ast.Call):
+            return ""  # a fresh object: np.random.default_rng(0).normal() changes nothing kept
+        if isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+        node = getattr(node, "value", None)
+        if node is None:
+            return ""
+    if node.id in local:
+        return ""
+    if node.id in modules:
+        # np.sort(x) changes no module; np.random.normal() moves the global generator.
+        return node.id if (node.id == "random" or "random" in chain) else ""
+    return node.id
+
+
+def _statements(source: str, modules: frozenset = frozenset()) -> list[tuple[set, set]]:
     """``(names read, names bound)`` of each top-level statement of a code cell.
 
     Conservative on purpose (a name read anywhere, a function's body included,
     counts as read): it decides which cells may move, and a false alarm only keeps
-    a cell where it was."""
+    a cell where it was.  ``modules`` are the names the notebook binds with
+    ``import``: calling a function of a module changes no name (except the legacy
+    global random generator)."""
     # IPython syntax (%magic, !shell) is not Python: a line of it reads and binds nothing.
     lines = [("pass" if re.match(r"^\s*[%!]", line) else line) for line in source.split("\n")]
     tree = ast.parse("\n".join(lines))
     out = []
     for statement in tree.body:
         stored, loaded = set(), set()
-        for node in ast.walk(statement):
+        for node, local in _scoped(statement):
             if isinstance(node, ast.Name):
-                (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
+                if node.id not in local:
+                    (loaded if isinstance(node.ctx, ast.Load) else stored).add(node.id)
             elif isinstance(node, (ast.Attribute, ast.Subscript)) and \
                     not isinstance(node.ctx, ast.Load):
                 stored.add(_base_name(node))  # x.a = ..., x[i] = ...: x changes
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr in _MUTATORS:
-                stored.add(_base_name(node.func))  # rows.append(...), rng.normal(...)
+            elif isinstance(node, ast.Call):
+                changed = _changed_by_call(node, modules, local)
+                if changed:
+                    stored.add(changed)  # rows.append(...), rng.normal(...)
             elif isinstance(node, ast.arg):
                 stored.add(node.arg)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -818,15 +866,31 @@ def _statements(source: str) -> list[tuple[set, set]]:
                 stored.add(node.name)
         if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             # x = f(x): the value is read before the target is bound
-            reads = {n.id for n in ast.walk(statement.value) if isinstance(n, ast.Name)} \
+            reads = {n.id for n, local in _scoped(statement.value)
+                     if isinstance(n, ast.Name) and n.id not in local} \
                 if statement.value is not None else set()
             if isinstance(statement, ast.AugAssign):
                 reads |= stored
             reads |= loaded - stored
         else:
-            reads = loaded - stored  # loop variables, comprehensions, arguments
+            reads = loaded - stored  # loop variables, arguments
         out.append((reads, stored))
     return out
+
+
+def _module_names(sources: list[str]) -> frozenset:
+    """The names ``import x`` / ``import x as y`` bind in any of these cells."""
+    names = set()
+    for source in sources:
+        lines = [("pass" if re.match(r"^\s*[%!]", line) else line) for line in source.split("\n")]
+        try:
+            tree = ast.parse("\n".join(lines))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return frozenset(names)
 
 
 def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[int]]:
@@ -843,9 +907,10 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
     if not hidden:
         return cells, []
     flows = {}
+    modules = _module_names([c.source for c in code.values()])
     for i, cell in code.items():
         try:
-            flows[i] = _statements(cell.source)
+            flows[i] = _statements(cell.source, modules)
         except SyntaxError:
             flows[i] = None
     stay = {i for i in hidden if flows[i] is None}
