@@ -381,6 +381,37 @@ def test_website_theorems_carry_the_same_numbers(built_site):
         assert f"Theorem {number}" in html
 
 
+def website_figures(built_site) -> list[tuple[str, str, str]]:
+    """``(page, number, first words of the caption)`` of every figure of the website."""
+    from conftest import toc_chapters
+
+    found = []
+    for page in (p.stem for p in toc_chapters()):
+        html = (built_site / "book" / f"{page}.html").read_text(encoding="utf-8")
+        for number, caption in re.findall(
+                r'<span class="caption-number">Figure ([\d.]+) </span>'
+                r'<span class="caption-text">(.*?)</span>', html, flags=re.S):
+            words = re.sub(r"<[^>]+>", "", caption).split()[:4]
+            found.append((page, number, " ".join(words)))
+    return found
+
+
+def test_figures_carry_one_number_in_every_product(built_site, book_text):
+    # "Figure 6.1" is the same figure on the website, in the PDF and in the notebook.
+    import nbformat
+
+    figures = website_figures(built_site)
+    assert len(figures) >= 25
+    flat = squash(book_text)
+    for page, number, words in figures:
+        assert f"Figure {number}: {words}" in flat, (page, number, words)
+        notebook = nbformat.read(built_site / "_sources" / "book" / f"{page}.ipynb", as_version=4)
+        captions = [c.source for c in notebook.cells
+                    if "figure-caption" in c.metadata.get("tags", [])]
+        assert any(squash(c).startswith(f"*Figure {number}: {words}") for c in captions), \
+            (page, number, words)
+
+
 def test_book_pdf_figures_use_truetype_fonts(built_pdf):
     fonts = subprocess.run(["pdffonts", str(built_pdf)], capture_output=True, text=True,
                            check=True).stdout
