@@ -188,7 +188,8 @@ def plot_class_scores(scores, ax=None, *, title=None):
     weighted = [float(np.average(v, weights=support)) for v in columns]
     # Micro precision, recall and F all equal accuracy = the support-weighted recall.
     micro = [weighted[1]] * 3
-    names = [f"{label}\n(support {s:g})" for label, s in zip(scores.labels, support)]
+    # "n = 50" under the class: "(support 50)" ran into its neighbour at three classes.
+    names = [f"{label}\nn = {s:g}" for label, s in zip(scores.labels, support)]
     names += ["macro", "weighted", "micro"]
     k = len(scores.labels)
     x = np.r_[np.arange(k), k + 0.6 + np.arange(3)]
