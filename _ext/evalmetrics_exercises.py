@@ -19,7 +19,9 @@ This extension only decides where the solutions go:
   class, which sphinx-togglebutton turns into a toggle).  In the PDF the
   solutions of a chapter are gathered after its last exercise, under the
   heading *Solutions*, so a reader of paper meets every exercise before any
-  answer.
+  answer.  There a solution is not boxed (``evalmetricssolution``, defined in
+  the LaTeX preamble of ``_config.yml``): a box cannot split a table or a code
+  block at the bottom of a page, and a long solution ran past the page's end.
 """
 
 from __future__ import annotations
@@ -119,8 +121,27 @@ def _on_page_context(app, pagename, templatename, context, doctree):
         })
 
 
+def _visit_solution_latex(self, node) -> None:
+    # sphinx-exercise's own visitor, with an unboxed environment instead of its note
+    # box; the solution's title node then writes the environment's one argument.
+    target = self.builder.env.sphinx_exercise_registry[node["label"]]
+    label = f"{target.get('docname')}:{node['label']}"
+    self.body.append("\\phantomsection \\label{" + label + "}\n")
+    self.body.append("\n\\begin{evalmetricssolution}")
+
+
+def _depart_solution_latex(self, node) -> None:
+    self.body.append("\\end{evalmetricssolution}\n")
+
+
 def setup(app):
     app.setup_extension("sphinx_exercise")
+    # (the HTML visitors are sphinx-exercise's own)
+    from sphinx_exercise.nodes import depart_solution_node, visit_solution_node
+
+    app.add_node(solution_node, override=True,
+                 html=(visit_solution_node, depart_solution_node),
+                 latex=(_visit_solution_latex, _depart_solution_latex))
     app.add_config_value("evalmetrics_solutions", True, "env", types=[bool])
     app.add_post_transform(SolutionEditions)
     app.add_transform(ExerciseMarks)

@@ -312,6 +312,14 @@ def test_latex_log_reads_overfull_boxes():
     assert [(b.width_pt, b.first_line, b.last_line, b.chapter) for b in boxes] == [
         (17.27687, 394, 394, "Notation"), (1010.0, 10576, 10597, "Checked")]
     assert "17.3 pt" in str(boxes[0]) and "Notation" in str(boxes[0])
+    # a page whose text runs into the footer: more than 3 pt
+    log = ("Overfull \\vbox (42.1598pt too high) detected at line 8295\n"
+           "Overfull \\vbox (1.7pt too high) detected at line 7042\n"
+           "Overfull \\vbox (5.0pt too high) has occurred while \\output is active\n")
+    boxes = latex_log.overfull_boxes(log, tex)
+    assert [(b.width_pt, b.first_line, b.direction) for b in boxes] == [
+        (42.1598, 8295, "high"), (5.0, 0, "high")]
+    assert str(boxes[0]).endswith("42.2 pt too high")
 
 
 def test_book_pdf_has_no_overfull_box(built_pdf):
@@ -391,7 +399,12 @@ def website_figures(built_site) -> list[tuple[str, str, str]]:
         for number, caption in re.findall(
                 r'<span class="caption-number">Figure ([\d.]+) </span>'
                 r'<span class="caption-text">(.*?)</span>', html, flags=re.S):
-            words = re.sub(r"<[^>]+>", "", caption).split()[:4]
+            # the words before any math (MathJax's TeX is not the PDF's text)
+            words = []
+            for word in re.sub(r"<[^>]+>", "", caption).split()[:4]:
+                if "\\" in word or "$" in word:
+                    break
+                words.append(word)
             found.append((page, number, " ".join(words)))
     return found
 
