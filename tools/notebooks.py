@@ -15,13 +15,17 @@ Jupyter renders) using what the build knows:
 Code cells are kept, with their outputs, except the records glue leaves
 behind (Jupyter has no renderer for them) and the PDF copies of figures (the
 PNG stays).  ``from myst_nb import glue`` is swapped for a stand-in defined in
-a first cell, so the notebook runs where only ``evalmetrics`` is installed.
+a first cell (or at the top of the checks cell, when only the checks glue), so
+the notebook runs where only ``evalmetrics`` is installed.  A figure is the
+output of a visible cell calling a plotting function of the package
+(``mystnb.figure`` metadata: its label and caption); the caption becomes a
+Markdown cell under it, numbered as in the book.
 
 Every notebook opens with a header (the chapter's number and title, the book's
 version, the website page) and a cell that installs the package's wheel where it
 is missing.  The hidden cells that check the text's numbers move to one folded
 "checks" cell at the end, each unless a cell that stays needs it in place
-(:func:`gather_checks`).  A reference to another page links to that page's
+(:func:`gather_checks`; the book's pages are written so that none does).  A reference to another page links to that page's
 notebook, a sibling file.  The book's LaTeX macros are written out, since
 KaTeX front ends keep no ``\\newcommand`` between cells.
 
@@ -1009,7 +1013,24 @@ def convert_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None
     cells, _ = split_exercises(nb.cells)
     # The checks go after everything the reader reads, references included.
     cells, _ = gather_checks(_convert_cells(cells, page))
-    return _finish(nb, notebook_header(book, docname) + cells), page.problems
+    return _finish(nb, notebook_header(book, docname) + _stand_in_to_checks(cells)), \
+        page.problems
+
+
+def _stand_in_to_checks(cells: list) -> list:
+    """The glue stand-in moved into the checks cell when only the checks glue: the
+    reader's part of the notebook then starts with the chapter's own code."""
+    def tagged(cell, tag):
+        return tag in cell.metadata.get("tags", [])
+
+    stand_in = next((c for c in cells if tagged(c, "glue-stand-in")), None)
+    checks = next((c for c in cells if c.cell_type == "code" and tagged(c, "checks")), None)
+    if stand_in is None or checks is None or any(
+            re.search(r"\bglue\b", c.source) for c in cells
+            if c.cell_type == "code" and c is not stand_in and c is not checks):
+        return cells
+    checks.source = GLUE_STAND_IN + "\n\n" + checks.source
+    return [c for c in cells if c is not stand_in]
 
 
 def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = None):
@@ -1074,7 +1095,7 @@ def _convert_cells(cells: list, page: _Page) -> list:
             if _GLUE_IMPORT.search(cell.source):
                 needs_glue = True
                 cell.source = _GLUE_IMPORT.sub(
-                    r"\1# glue: stand-in defined in the first cell", cell.source)
+                    r"\1# glue: the stand-in defined above", cell.source)
             cell.outputs = [o for o in (_clean_output(o) for o in cell.get("outputs", []))
                             if o is not None]
             for output in cell.outputs:  # Math(...) and Markdown(...) shown by a cell
