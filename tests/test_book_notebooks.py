@@ -534,6 +534,26 @@ def test_targets_on_other_pages_name_their_page(book):
     assert out == "(7) in [*Notation*](notation.ipynb) and Figure 2"
 
 
+def test_a_page_named_by_the_text_is_not_named_twice(book):
+    book.targets["eq-other"] = ("book/notation", "(7)")
+    book.numbers["eq-other"] = ("equation", "7")
+    out, _, problems = convert("({eq}`eq-other` in {ref}`notation`) and {eq}`eq-other`", book)
+    assert out == ("((7) in [Notation](notation.ipynb)) and (7) in "
+                   "[*Notation*](notation.ipynb)")
+    assert problems == []
+
+
+def test_a_reference_to_an_exercise_gives_its_number(book):
+    book.targets["ex-a"] = ("book/x", "")
+    book.numbers["ex-a"] = ("exercise", "5.2")
+    book.targets["ex-b"] = ("book/notation", "")
+    book.numbers["ex-b"] = ("exercise", "1.3")
+    out, _, problems = convert("see {ref}`ex-a`, {ref}`ex-b` and {ref}`that one <ex-a>`", book)
+    assert out == ("see Exercise 5.2, Exercise 1.3 in [*Notation*](notation.ipynb) "
+                   "and that one")
+    assert problems == []
+
+
 def test_doc_links_become_the_page_title(book):
     out, _, problems = convert("{doc}`notation`, {doc}`the symbols <notation>`", book)
     assert out == "[Notation](notation.ipynb), [the symbols](notation.ipynb)"
@@ -629,9 +649,13 @@ def test_the_solutions_notebook_starts_with_the_header_too(book):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# X\n\n```{exercise}\n:label: ex-1\n\nWhy?\n```\n\n"
                                               "```{solution} ex-1\nBecause.\n```"),
-                nbformat.v4.new_code_cell("x = 1")]
+                nbformat.v4.new_code_cell("x = 1"),
+                nbformat.v4.new_code_cell("plot_roc_curve(y, s);", metadata={
+                    "mystnb": {"figure": {"name": "fig-roc", "caption": "The curve."}}})]
     out, problems = notebooks.solutions_notebook(nb, book, docname="book/x")
     assert problems == []
+    # the chapter's code is folded and not run: no caption of a figure that is not there
+    assert not [c for c in out.cells if "figure-caption" in c.metadata.get("tags", [])]
     assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
     assert "worked solutions" in out.cells[0].source
 

@@ -337,6 +337,9 @@ class _Page:
                 return title
             self.problems.append(f"reference {target!r} not found")
             return target
+        numbered = self.number(target, ("exercise",))
+        if numbered and not title:  # the website says "Exercise 5.2": so does the notebook
+            return f"Exercise {numbered[1]}" + self.elsewhere(target)
         return self.link_to(found[0], title or found[1])
 
     def numref(self, text: str, title: str | None, target: str) -> str:
@@ -607,6 +610,9 @@ class _Page:
 
     def convert(self, source: str) -> str:
         text = "\n".join(self.blocks(source.split("\n"))).strip("\n")
+        # "(5.3) in {ref}`imbalance`": the text names the page itself, so the "in *Title*"
+        # a reference to another page gets would say it twice.
+        text = _NAMED_TWICE.sub(r"\2", text)
         return expand_macros(text, self.book.macros)
 
 
@@ -945,7 +951,9 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
     if not moved:
         return cells, sorted(stay)
     checks = nbformat.v4.new_code_cell("\n\n".join(cells[i].source.strip("\n") for i in moved))
-    checks.outputs = [o for i in moved for o in cells[i].get("outputs", [])]
+    # No outputs: those of separate cells, under old execution counts, would mislead
+    # (glue's records, the usual ones, are dropped anyway).
+    checks.outputs = []
     checks.execution_count = max((cells[i].get("execution_count") or 0 for i in moved),
                                  default=None) or None
     checks.metadata["tags"] = ["remove-cell", "checks"]
@@ -1066,6 +1074,8 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
     for cell in setup:
         cell.outputs = []
         cell.execution_count = None
+        # folded and not run: no "Figure 6.1" caption under a figure that is not there
+        cell.metadata.pop("mystnb", None)
         cell.metadata["tags"] = [*cell.metadata.get("tags", []), "chapter-code"]
         cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         cells.append(cell)
@@ -1167,6 +1177,8 @@ def _finish(nb, cells: list):
     nb.metadata.pop("jupytext", None)
     return nb
 
+
+_NAMED_TWICE = re.compile(r" in \[\*[^\]]*\*\]\(([^)\s]+)\)( in \[[^\]]*\]\(\1\))")
 
 _CODE = re.compile(r"^(\s*)(`{3,}|~{3,})[^\n]*\n.*?^\s*\2\s*$|(`+)[^`].*?(?<!`)\3(?!`)",
                    re.MULTILINE | re.DOTALL)
