@@ -72,6 +72,9 @@ class SolutionEditions(SphinxPostTransform):
             section = exercises[-1].parent
             for node in answers:
                 node.parent.remove(node)
+            # (room for the heading, the first solution's title and a few of its lines:
+            # the heading never ends a page alone)
+            section += nodes.raw("", "\\needspace{10\\baselineskip}\n", format="latex")
             section += nodes.rubric(text="Solutions")
             for node in answers:
                 section += node
@@ -127,6 +130,15 @@ def _visit_solution_latex(self, node) -> None:
     target = self.builder.env.sphinx_exercise_registry[node["label"]]
     label = f"{target.get('docname')}:{node['label']}"
     self.body.append("\\phantomsection \\label{" + label + "}\n")
+    # A solution that opens with code: room for its title and that code (up to a
+    # third of a page), or the title would end a page alone above a code block that
+    # LaTeX keeps whole.
+    first = next((child for child in node.children if not isinstance(child, nodes.title)), None)
+    if first is not None:
+        code = sum(block.astext().count("\n") + 1 for block in first.findall(nodes.literal_block)
+                   if first is block or "cell_output" not in block.parent.get("classes", []))
+        if code:
+            self.body.append(f"\\needspace{{{6 + min(code, 16)}\\baselineskip}}\n")
     self.body.append("\n\\begin{evalmetricssolution}")
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
+from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
@@ -430,6 +431,61 @@ def _on_build_finished(app, exception) -> None:
             shutil.copyfile(source, os.path.join(app.outdir, BOOK_PDF))
 
 
+class FigureWithItsCode(SphinxPostTransform):
+    """A figure printed on the page of the code cell that draws it.
+
+    A figure is the output of a visible cell (``mystnb.figure``) and stays where it
+    is (``figure_align: H``); without room for it, LaTeX would end the page after
+    the code and start the next with the figure.  Before each such cell this asks
+    for the room of the code, the figure at its printed size (its PDF's MediaBox,
+    scaled to the line width as ``\\sphinxincludegraphics`` does) and its caption
+    (``\\evalmetricsfigurespace`` in the preamble, with ``needspace``); without
+    it, the cell starts a new page.
+    """
+
+    default_priority = 780
+    builders = LATEX_BUILDERS
+    _MEDIABOX = re.compile(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]")
+    CAPTION_LINES = 6  # a caption of three lines and the space around the figure
+
+    def run(self, **kwargs) -> None:
+        for cell in list(self.document.findall(nodes.container)):
+            if "cell" not in cell["classes"] or cell.parent is None:
+                continue
+            figures = list(cell.findall(nodes.figure))
+            if len(figures) != 1:
+                continue
+            size = self._printed_size(figures[0])
+            if size is None:
+                continue
+            width, height = size
+            code = sum(block.astext().count("\n") + 1
+                       for part in cell.findall(nodes.container) if "cell_input" in part["classes"]
+                       for block in part.findall(nodes.literal_block))
+            parent = cell.parent
+            parent.insert(parent.index(cell), _raw(
+                f"\\evalmetricsfigurespace{{{width}}}{{{height}}}{{{code + self.CAPTION_LINES}}}\n"))
+
+    def _printed_size(self, figure: nodes.figure) -> tuple[int, int] | None:
+        """The figure's natural width and height in PostScript points, from its PDF."""
+        for image in figure.findall(nodes.image):
+            uri = image.get("uri", "")
+            if not uri.endswith(".pdf"):
+                continue
+            path = Path(self.env.srcdir) / uri
+            if not path.is_file():
+                path = Path(self.env.relfn2path(uri, self.env.docname)[1])
+            try:
+                head = path.read_bytes()
+            except OSError:
+                return None
+            box = self._MEDIABOX.search(head)
+            if box:
+                x0, y0, x1, y1 = (float(v) for v in box.groups())
+                return round(x1 - x0), round(y1 - y0)
+        return None
+
+
 def setup(app):
     # The website's address, printed on the PDF's front matter and a handout's title page.
     app.add_config_value("evalmetrics_website", "", "env")
@@ -454,4 +510,5 @@ def setup(app):
     app.connect("env-get-updated", _renumber_handout, priority=900)
     app.add_post_transform(BookStructure)
     app.add_post_transform(TablesFit)
+    app.add_post_transform(FigureWithItsCode)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -425,6 +425,27 @@ def test_figures_carry_one_number_in_every_product(built_site, book_text):
             (page, number, words)
 
 
+def test_book_pdf_prints_each_figure_on_the_page_of_its_code(book_text):
+    # A figure is the output of the cell above it: a page that ends with the code and
+    # a next page that opens with its figure would part them.
+    figures = apart = 0
+    for page in book_text.split("\f"):
+        for _ in re.finditer(r"^\s*Figure \d+(?:\.\d+)?: ", page, flags=re.MULTILINE):
+            figures += 1
+            apart += "plot_" not in page
+    assert figures >= 25 and apart == 0, f"{apart} of {figures} figures apart from their code"
+
+
+def test_book_pdf_ends_no_page_with_a_solution_heading(book_text):
+    ends = []
+    for number, page in enumerate(book_text.split("\f"), start=1):
+        lines = [line.strip() for line in page.splitlines() if line.strip()]
+        if len(lines) > 2 and (lines[-2] == "Solutions" or
+                               lines[-2].startswith("Solution to Exercise")):
+            ends.append((number, lines[-2]))  # (the last line is the page's footer)
+    assert ends == []
+
+
 def test_book_pdf_figures_use_truetype_fonts(built_pdf):
     fonts = subprocess.run(["pdffonts", str(built_pdf)], capture_output=True, text=True,
                            check=True).stdout
