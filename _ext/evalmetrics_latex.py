@@ -234,15 +234,25 @@ class TablesFit(SphinxPostTransform):
             if len(rows) > 30 or not specs:
                 continue  # a long table: _column_widths
             longest = [0.0] * len(specs)
+            # a column of numbers written "---:" in Markdown stays right-aligned in print
+            aligned = [None] * len(specs)
+            body = set(map(id, (r for b in group.findall(nodes.tbody) for r in b.findall(nodes.row))))
             for row in rows:
                 entries = [c for c in row.children if isinstance(c, nodes.entry)]
                 if len(entries) != len(specs):
                     return  # spanning cells: leave the table to Sphinx
                 for column, entry in enumerate(entries):
                     longest[column] = max(longest[column], self._cell_length(entry))
-            if all(width <= 12 for width in longest):
-                return  # every column is short: tabulary's own widths fit
-            spec = "".join("l" if width <= 12 else "T" for width in longest)
+                    if id(row) in body:
+                        side = next((c[5:] for c in entry["classes"] if c.startswith("text-")), "")
+                        aligned[column] = side if aligned[column] in (None, side) else ""
+            sides = [side or "left" for side in aligned]
+            if all(width <= 12 for width in longest) and set(sides) == {"left"}:
+                return  # every column short and left-aligned: tabulary's own widths fit
+            short = {"left": "l", "right": "r", "center": "c"}
+            long = {"left": "T", "right": "R", "center": "C"}
+            spec = "".join((short if width <= 12 else long)[side]
+                           for width, side in zip(longest, sides))
             parent = table.parent
             parent.insert(parent.index(table), addnodes.tabular_col_spec(spec=spec))
 
