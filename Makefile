@@ -4,7 +4,8 @@
 #   make book      set up .venv and build the HTML book under _build/html, with a
 #                  downloadable notebook per page under _build/html/_sources/
 #   make pdf       the whole book as one PDF: _build/latex/evalmetrics.pdf; fails on an
-#                  overfull box wider than 1 pt (tools/latex_log.py). `make book pdf`
+#                  overfull box wider than 1 pt or a page 3 pt too high
+#                  (tools/latex_log.py). `make book pdf`
 #                  builds the PDF first and the website offers it for download.
 #   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes]
 #                  a PDF of chosen pages: _build/handout/<pages>-student.pdf, exercises
