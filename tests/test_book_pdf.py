@@ -484,7 +484,7 @@ def test_handout_keeps_the_books_numbers(handout_pdf, book_text):
 def test_handout_has_its_own_title_page_and_bibliography(handout_pdf, built_pdf):
     text = squash(pdf_text(handout_pdf))
     assert "This handout holds" in text and "full book" in text
-    assert "The map of the chapter" not in text  # the book's landing page is not in it
+    assert "The map of the book" not in text  # the book's landing page is not in it
     tex = (handout_pdf.parent / handout_pdf.stem / "_build" / "latex" / "handout.tex")
     cited = tex.read_text(encoding="utf-8").count("\\bibitem")
     assert 0 < cited < built_pdf.with_suffix(".tex").read_text(encoding="utf-8").count("\\bibitem")
