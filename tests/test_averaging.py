@@ -266,3 +266,31 @@ def test_negative_sample_weight():
 def test_bad_beta():
     with pytest.raises(TypeError, match="beta must be a real number"):
         per_class_scores([0, 1], [0, 1], beta="2")
+
+
+def test_class_scores_figure_hides_no_bar():
+    # The graded parts' figure: the legend sits above the axes, each average's
+    # F label over its own group, clear of every bar (the macro label ran into
+    # the weighted bars when it stood over the F bar).
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.counts import plot_class_scores
+
+    parts = graded_parts()
+    for title in (None, "graded parts"):
+        fig = plot_class_scores(per_class_scores(parts.y_true, parts.y_pred), title=title)
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        legend = ax.get_legend().get_window_extent()
+        assert legend.y0 >= ax.bbox.y1
+        if title:
+            assert ax.title.get_window_extent().y0 >= legend.y1
+        bars = [patch.get_window_extent() for patch in ax.patches]
+        labels = [text.get_window_extent() for text in ax.texts]
+        assert len(labels) == 3
+        assert not any(label.overlaps(bar) for label in labels for bar in bars)
+        plt.close(fig)

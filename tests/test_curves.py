@@ -469,3 +469,29 @@ def test_figures_of_the_worked_example():
                 figures.plot_roc_and_precision_recall({"a": (Y, S), "b": (Y, S[::-1])})):
         assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
         plt.close(fig)
+
+
+def test_precision_recall_legend_hides_no_curve():
+    # Three prevalences leave no free corner in precision-recall space: the
+    # legend goes under the recall axis, clear of its label.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.datasets import binormal_scores
+    from evalmetrics.plotting import curves as figures
+
+    cases = {f"{n}": binormal_scores(2000, n, mean=2.0, seed=3) for n in (2000, 222, 20)}
+    for fig in (figures.plot_roc_and_precision_recall(cases),
+                figures.plot_roc_and_precision_recall({"a": (Y, S)}, figsize=(6.0, 4.0))):
+        # Constrained layout settles on the second draw (savefig's tight box
+        # draws twice too).
+        fig.canvas.draw()
+        fig.canvas.draw()
+        pr_ax = fig.axes[1]
+        legend = pr_ax.get_legend().get_window_extent()
+        assert legend.y1 <= pr_ax.xaxis.get_tightbbox().y0
+        assert pr_ax.xaxis.get_tightbbox().x0 <= legend.x1 and legend.x0 <= pr_ax.bbox.x1
+        assert legend.y0 >= fig.bbox.y0  # constrained layout made room for it
+        plt.close(fig)

@@ -366,5 +366,13 @@ def test_figures(result):
     fig = figures.plot_screening_bootstrap(result)
     assert fig.axes[2].get_xlabel() == "logistic regression minus naive Bayes"
     plt.close(fig)
+    # The legends sit outside the panels: inside, they hid points and histograms.
+    for fig in (figures.plot_screening_reliability(result), figures.plot_screening_bootstrap(result)):
+        fig.canvas.draw()
+        assert all(ax.get_legend() is None for ax in fig.axes)
+        (legend,) = fig.legends
+        box = legend.get_window_extent()
+        assert not any(box.overlaps(ax.get_tightbbox()) for ax in fig.axes)
+        plt.close(fig)
     with pytest.raises(ValueError, match="which"):
         figures.plot_screening_reliability(result, which="training")

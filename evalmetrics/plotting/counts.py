@@ -198,13 +198,20 @@ def plot_class_scores(scores, ax=None, *, title=None):
         heights = np.r_[columns[i], macro[i], weighted[i], micro[i]]
         ax.bar(x + (i - 1) * width, heights, width, color=colour, label=name)
     for position, group in zip(x[k:], (macro, weighted, micro)):
-        # Above the tallest bar of the group, so the label never sits on a bar.
-        ax.text(position + width, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=SMALL_TEXT, color=GREEN)
+        # Centred over its own group, above its tallest bar: over the F bar it
+        # ran into the next group's bars.
+        ax.text(position, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=SMALL_TEXT, color=GREEN)
     ax.axvline(k - 0.2, color=GREY, linewidth=0.8)
     ax.set_xticks(x, names, fontsize=SMALL_TEXT)
     ax.set_ylim(0, 1.12)
-    finish(ax, xlabel="Class, then average over classes", ylabel="Score", title=title)
-    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center", ncol=3)
+    finish(ax, xlabel="Class, then average over classes", ylabel="Score", legend=False)
+    # Above the axes: inside, a class scored near 1 would reach the legend.
+    legend = ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                       ncol=3)
+    if title:
+        # The title goes above the legend (measured, in points), not through it.
+        top = (legend.get_window_extent().y1 - ax.bbox.y1) * 72 / fig.dpi
+        ax.set_title(title, pad=top + 6.0)
     return fig
 
 

@@ -173,8 +173,10 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     return fig
 
 
-def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(8.8, 4.3)):
+def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(8.8, 5.1)):
     """ROC curves (left) and precision-recall curves (right) of the same data sets.
+
+    The precision-recall legend sits under its axes, where it hides no curve.
 
     Parameters
     ----------
@@ -214,7 +216,8 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
                                      cases.values()):
             pr_ax.axhline(_prevalence(y_true, None, None), color=line.get_color(), linestyle=":",
                           linewidth=1.0)
-    pr_ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
+    # Under the recall axis: the curves of a few cases leave no corner free.
+    _legend_below(pr_ax)
     return fig
 
 
@@ -350,6 +353,23 @@ def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
     ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
     return fig
+
+
+def _legend_below(ax, **kwargs):
+    """A legend under the x label of ``ax``, where it hides none of the data.
+
+    The gap is measured on the drawn axis (tick labels and label), not
+    guessed as a fraction of the axes' height, so the legend clears the label
+    at every figure size; constrained layout then makes room for it.
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.figure
+    # Points from the axes' bottom edge to the bottom of its label.
+    depth = (ax.bbox.y0 - ax.xaxis.get_tightbbox().y0) * 72 / fig.dpi
+    anchor = ax.transAxes + ScaledTranslation(0.0, -(depth + 2.0) / 72, fig.dpi_scale_trans)
+    options = dict(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
+    return ax.legend(bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **{**options, **kwargs})
 
 
 def _prevalence(y_true, pos_label, sample_weight):

@@ -154,8 +154,10 @@ def _zoom(roc_ax, comparison):
     inset.tick_params(labelsize=SMALL_TEXT)
 
 
-def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(8.8, 4.6)):
+def plot_screening_reliability(result, *, which="development", n_bins=10, figsize=(8.8, 5.0)):
     """Reliability diagrams with bin counts for the three screening models.
+
+    One legend above the panels names the diagonal and the models' colours.
 
     Parameters
     ----------
@@ -186,10 +188,15 @@ def plot_screening_reliability(result, *, which="development", n_bins=10, figsiz
             line.set_color(colour)
         for patch in grid[1, column].patches:
             patch.set_color(colour)
-        grid[0, column].legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
+        grid[0, column].get_legend().remove()
         if column:
             grid[0, column].set_ylabel("")
             grid[1, column].set_ylabel("")
+    # One legend above the panels: inside, a badly calibrated model's points
+    # reach every corner of its diagram.
+    handles = [grid[0, 0].get_lines()[0]] + [grid[0, c].get_lines()[1] for c in range(len(result.models))]
+    fig.legend(handles=handles, labels=[h.get_label() for h in handles], loc="outside upper center",
+               ncol=len(handles), frameon=False, fontsize=SMALL_TEXT)
     return fig
 
 
@@ -253,13 +260,14 @@ def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(8.8, 3.8)):
     return fig
 
 
-def plot_screening_bootstrap(result, *, figsize=(8.8, 3.8)):
+def plot_screening_bootstrap(result, *, figsize=(8.8, 4.4)):
     """Separate and paired bootstrap distributions of the screening run.
 
     Left and middle: the bootstrap distributions of the test AUC and Brier
     score of logistic regression and naive Bayes, drawn separately (they
     overlap).  Right: the paired distributions of the two differences,
-    logistic regression minus naive Bayes, with zero marked.
+    logistic regression minus naive Bayes, with zero marked.  One legend
+    under the panels names the models and gives the intervals.
 
     Parameters
     ----------
@@ -285,14 +293,22 @@ def plot_screening_bootstrap(result, *, figsize=(8.8, 3.8)):
     high = max(d.distribution.max() for _, d, _ in differences)
     edges = np.linspace(low, high, 61)
     for name, difference, colour in differences:
+        interval = f"{difference.interval.low:+.4f} to {difference.interval.high:+.4f}"
         diff_ax.hist(difference.distribution, bins=edges, density=True, color=colour, alpha=0.45,
-                     label=f"{name}: {difference.interval.low:+.4f} to {difference.interval.high:+.4f}")
+                     label=f"{name} difference, 95 % interval {interval}")
         diff_ax.hist(difference.distribution, bins=edges, density=True, histtype="step", color=colour,
                      linewidth=1.2)
         for bound in difference.interval:
             diff_ax.axvline(bound, color=colour, linewidth=1.0, linestyle="--")
     diff_ax.axvline(0.0, color="black", linewidth=1.2)
     finish(diff_ax, xlabel="logistic regression minus naive Bayes", ylabel="Density",
-           title="Paired differences")
-    diff_ax.legend(frameon=False, fontsize=SMALL_TEXT, title="95 % interval", title_fontsize=SMALL_TEXT)
+           title="Paired differences", legend=False)
+    # One legend under the panels (the models left, the differences right):
+    # the histograms fill the panels up to their tops.
+    auc_ax.get_legend().remove()
+    brier_ax.get_legend().remove()
+    models, model_names = auc_ax.get_legend_handles_labels()
+    pairs, pair_names = diff_ax.get_legend_handles_labels()
+    fig.legend(models + pairs, model_names + pair_names, loc="outside lower center", ncol=2, frameon=False,
+               fontsize=SMALL_TEXT)
     return fig
