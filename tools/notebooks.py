@@ -778,7 +778,9 @@ CHECKS_INTRO = (
     "## Checks\n\n"
     "The book computes every number its text quotes and checks it against the value the "
     "text gives (`keep(...)`, `assert`); those checks are gathered in the folded cell "
-    "below. Run it last: it re-checks the numbers of the text above.")
+    "below. Run it after the chapter's cells as they are: it re-checks the numbers of the "
+    "text above, so once you change a seed, the data or a name above, some checks fail, "
+    "which only says that the text's numbers no longer hold for your version.")
 
 
 # Methods that change their object (a random generator's draws change its state):
