@@ -163,11 +163,20 @@ class TablesFit(SphinxPostTransform):
 
     default_priority = 770
     builders = LATEX_BUILDERS
+    # A table of more rows than this, or of more text than a third of a page, may break
+    # across pages (longtable): kept whole, it left most of the page before it empty
+    # (the notation table, a chapter's first; the decision table of reporting).
+    LONG_ROWS = 15
+    LONG_TEXT = 1500  # characters
     # After punctuation of a dotted name or a call, and inside a CamelCase name.
     _BREAK_AFTER = re.compile(r"(?<=[._(,=/])(?=[^\s)\]])|(?<=[a-z])(?=[A-Z])")
 
     def run(self, **kwargs) -> None:
         for table in list(self.document.findall(nodes.table)):
+            rows = max((sum(1 for _ in g.findall(nodes.row)) for g in table.findall(nodes.tgroup)),
+                       default=0)
+            if self._is_long(table, rows) and "longtable" not in table["classes"]:
+                table["classes"].append("longtable")
             columns = max((sum(1 for _ in g.findall(nodes.colspec))
                            for g in table.findall(nodes.tgroup)), default=0)
             size = (r"\footnotesize\setlength{\tabcolsep}{3pt}" if columns >= 7
@@ -182,9 +191,11 @@ class TablesFit(SphinxPostTransform):
             for text in list(table.findall(nodes.Text)):
                 self._breakable(text)
 
-    @staticmethod
-    def _column_widths(table: nodes.table) -> None:
-        """A long table (Sphinx's ``longtable``, from 30 rows) without widths gets
+    def _is_long(self, table: nodes.table, rows: int) -> bool:
+        return rows > self.LONG_ROWS or (rows > 6 and len(table.astext()) > self.LONG_TEXT)
+
+    def _column_widths(self, table: nodes.table) -> None:
+        """A long table (Sphinx's ``longtable``, here from 16 rows) without widths gets
         columns that never wrap (``l``): give it ragged-right columns whose widths
         follow its text, none narrower than its longest word ("difference")."""
         if "colwidths-given" in table["classes"]:
@@ -192,7 +203,7 @@ class TablesFit(SphinxPostTransform):
         for group in table.findall(nodes.tgroup):
             rows = list(group.findall(nodes.row))
             specs = list(group.findall(nodes.colspec))
-            if len(rows) <= 30 or not specs:
+            if not self._is_long(table, len(rows)) or not specs:
                 continue
             cells = [[c for c in row.children if isinstance(c, nodes.entry)] for row in rows]
             widths = []
@@ -231,7 +242,7 @@ class TablesFit(SphinxPostTransform):
         for group in table.findall(nodes.tgroup):
             rows = list(group.findall(nodes.row))
             specs = list(group.findall(nodes.colspec))
-            if len(rows) > 30 or not specs:
+            if self._is_long(table, len(rows)) or not specs:
                 continue  # a long table: _column_widths
             longest = [0.0] * len(specs)
             # a column of numbers written "---:" in Markdown stays right-aligned in print
