@@ -1,4 +1,5 @@
-"""Helpers shared by the test files: comparing results with a tolerance.
+"""Helpers shared by the test files: comparing results with a tolerance, watching
+the bootstrap's fast path, running the command line.
 
 The test files import it by name (``from helpers import assert_close``):
 pytest puts ``tests/`` on ``sys.path`` for the files in it.
@@ -35,3 +36,32 @@ def assert_close(actual, expected, *, tol=TOL, relative=False):
         a, b = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
     assert a.shape == b.shape, f"shapes differ: {a.shape} against {b.shape}"
     np.testing.assert_allclose(a, b, rtol=tol if relative else 0.0, atol=tol, equal_nan=True)
+
+
+def spy_on_engine(monkeypatch) -> list:
+    """A list that records every AUC bootstrap engine built from now on: the proof
+    that a run took the fast path (an empty list: it did not)."""
+    from evalmetrics._kernels import bootstrap_auc
+
+    calls = []
+    real = bootstrap_auc.AucEngine
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(bootstrap_auc, "AucEngine", spy)
+    return calls
+
+
+def run_cli(argv, capsys):
+    """``(exit status, stdout, stderr)`` of ``evalmetrics`` with ``argv``; argparse's
+    own exits included."""
+    from evalmetrics.__main__ import main
+
+    try:
+        status = main(argv)
+    except SystemExit as stop:
+        status = stop.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err

@@ -26,21 +26,11 @@ from sklearn import calibration as skc
 from sklearn import metrics as skm
 
 import evalmetrics as em
-from evalmetrics.__main__ import main
+from helpers import run_cli
 from evalmetrics.report.output import MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL = 1e-12
-
-
-def run(argv, capsys):
-    """(exit status, stdout, stderr) of ``main(argv)``; argparse's own exits included."""
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def generated(seed=0, n=300, n_groups=30):
@@ -135,7 +125,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(case, folder, capsys
     content, arguments, message = BAD_INPUT[case]
     if content is not None:
         arguments = ["report", str(small_csv(folder, content))] + arguments
-    status, out, err = run(arguments + ["--out", "out", "--resamples", "20"], capsys)
+    status, out, err = run_cli(arguments + ["--out", "out", "--resamples", "20"], capsys)
     assert status == 2
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("evalmetrics report: error: ")
@@ -146,14 +136,14 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(case, folder, capsys
 def test_non_utf8_file(folder, capsys):
     (folder / "latin.csv").write_bytes("y,p\n".encode() + "".join(f"{i % 2},{i}\n" for i in range(11)).encode()
                                       + "caf\xe9,1\n".encode("latin-1"))
-    status, _, err = run(["report", "latin.csv", "--label", "y", "--score", "p", "--out", "out"], capsys)
+    status, _, err = run_cli(["report", "latin.csv", "--label", "y", "--score", "p", "--out", "out"], capsys)
     assert status == 2 and "is not UTF-8 text" in err and err.count("\n") == 1
     assert not (folder / "out").exists()
 
 
 def test_validation_file_without_the_score_column(good_csv, folder, capsys):
     (folder / "validation.csv").write_text("diagnosis,other\n" + "malignant,0.5\nbenign,0.1\n" * 6)
-    status, _, err = run(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
+    status, _, err = run_cli(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
                           "--score", "model_a", "--false-negative-cost", "5", "--validation", "validation.csv",
                           "--out", "out"], capsys)
     assert status == 2 and "validation.csv: column 'model_a' (--score) not found" in err
@@ -162,7 +152,7 @@ def test_validation_file_without_the_score_column(good_csv, folder, capsys):
 
 def test_out_is_an_existing_file(good_csv, folder, capsys):
     (folder / "out").write_text("not a folder")
-    status, _, err = run(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
+    status, _, err = run_cli(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
                           "--score", "model_a", "--out", "out"], capsys)
     assert status == 2 and "--out out: exists and is not a folder" in err
     assert (folder / "out").read_text() == "not a folder"
@@ -198,14 +188,14 @@ def test_out_is_an_existing_file(good_csv, folder, capsys):
       "--false-negative-cost", "2"], "no use with --threshold"),
 ])
 def test_usage_errors_exit_2(arguments, message, folder, capsys):
-    status, out, err = run(arguments, capsys)
+    status, out, err = run_cli(arguments, capsys)
     assert status == 2 and out == "" and message in err
     assert err.count("\n") == 1 and "usage:" not in err  # one line, not argparse's usage block
     assert list(folder.iterdir()) == []
 
 
 def test_no_command_prints_help_and_exits_2(capsys):
-    status, _, err = run([], capsys)
+    status, _, err = run_cli([], capsys)
     assert status == 2 and "report" in err
 
 
@@ -221,7 +211,7 @@ def sk_ece(y, p, n_bins=10):
 
 @pytest.fixture
 def grouped_run(good_csv, folder, capsys):
-    status, out, err = run(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
+    status, out, err = run_cli(["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant",
                             "--score", "model_a", "--score", "model_b", "--group", "patient",
                             "--false-positive-cost", "1", "--false-negative-cost", "4", "--resamples", "200",
                             "--seed", "7", "--out", "out"], capsys)
@@ -297,7 +287,7 @@ def test_csv_report_with_validation_and_wilson_intervals(folder, capsys):
     write(folder / "test.csv", y, group, a, b)
     yv, gv, av, bv = generated(2)
     write(folder / "validation.csv", yv, gv, av, bv)
-    status, out, _ = run(["report", "test.csv", "--label", "diagnosis", "--pos-label", "malignant",
+    status, out, _ = run_cli(["report", "test.csv", "--label", "diagnosis", "--pos-label", "malignant",
                           "--score", "model_a", "--false-negative-cost", "3", "--validation", "validation.csv",
                           "--resamples", "100", "--out", "report", "--figures", "figs"], capsys)
     assert status == 0 and "optimistic" not in out
@@ -317,7 +307,7 @@ def test_scores_that_are_not_probabilities(folder, capsys):
     logits = np.log(np.clip(a, 0.01, 0.99) / (1 - np.clip(a, 0.01, 0.99)))
     lines = ["y,logit"] + [f"{int(t)},{s:.3f}" for t, s in zip(y, logits)]
     (folder / "logits.csv").write_text("\n".join(lines) + "\n")
-    status, out, _ = run(["report", "logits.csv", "--label", "y", "--score", "logit", "--threshold", "0",
+    status, out, _ = run_cli(["report", "logits.csv", "--label", "y", "--score", "logit", "--threshold", "0",
                           "--resamples", "50"], capsys)
     assert status == 0 and "not probabilities" in out and "calibration section" in out
     assert sorted(p.name for p in (folder / "evalmetrics-report").iterdir()) == [
@@ -327,8 +317,8 @@ def test_scores_that_are_not_probabilities(folder, capsys):
 def test_a_second_run_replaces_the_report(good_csv, folder, capsys):
     arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
                  "model_a", "--resamples", "30", "--out", "out"]
-    assert run(arguments, capsys)[0] == 0
-    assert run(arguments + ["--threshold", "0.3"], capsys)[0] == 0
+    assert run_cli(arguments, capsys)[0] == 0
+    assert run_cli(arguments + ["--threshold", "0.3"], capsys)[0] == 0
     assert '"threshold": 0.3' in (folder / "out" / "report.json").read_text()
     assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]  # no temporary folder left
 
@@ -336,10 +326,10 @@ def test_a_second_run_replaces_the_report(good_csv, folder, capsys):
 def test_a_file_of_the_user_beside_a_report_stops_the_next_one(good_csv, folder, capsys):
     arguments = ["report", "scores.csv", "--label", "diagnosis", "--pos-label", "malignant", "--score",
                  "model_a", "--resamples", "30", "--out", "out"]
-    assert run(arguments, capsys)[0] == 0
+    assert run_cli(arguments, capsys)[0] == 0
     (folder / "out" / "keep.txt").write_text("mine")
     before = (folder / "out" / "report.json").read_bytes()
-    status, out, err = run(arguments + ["--threshold", "0.3"], capsys)
+    status, out, err = run_cli(arguments + ["--threshold", "0.3"], capsys)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert "holds 'keep.txt', which no evalmetrics report wrote" in err
     assert (folder / "out" / "keep.txt").read_text() == "mine"
@@ -351,7 +341,7 @@ def test_a_file_of_the_user_beside_a_report_stops_the_next_one(good_csv, folder,
 # ---------------------------------------------------------------------------
 
 def test_demo_numbers_are_run_screenings(folder, capsys):
-    status, out, err = run(["report", "--demo", "breast-cancer", "--resamples", "200", "--out", "demo",
+    status, out, err = run_cli(["report", "--demo", "breast-cancer", "--resamples", "200", "--out", "demo",
                             "--figures", "figures"], capsys)
     # Off a terminal the only thing on stderr may be a progress line every few seconds.
     assert status == 0 and all(line.startswith("progress: ") for line in err.splitlines())

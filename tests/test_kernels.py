@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import evalmetrics as em
 from evalmetrics._kernels import auc, brier, normal, sorting
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+from helpers import spy_on_engine
 
 
 def tied_scores(seed, n=120, decimals=1):
@@ -47,15 +48,7 @@ def tied_scores(seed, n=120, decimals=1):
 @pytest.fixture
 def engine_calls(monkeypatch):
     """A list that records every engine built: the proof that a run took the fast path."""
-    calls = []
-    real = _bootstrap_auc.AucEngine
-
-    def spy(*args):
-        calls.append(args)
-        return real(*args)
-
-    monkeypatch.setattr(_bootstrap_auc, "AucEngine", spy)
-    return calls
+    return spy_on_engine(monkeypatch)
 
 
 def assert_identical(a, b):

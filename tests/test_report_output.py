@@ -20,19 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from evalmetrics.__main__ import main
+from helpers import run_cli
 from evalmetrics.report import ReportError
 from evalmetrics.report import output
 from evalmetrics.report.output import MARKER, check_target, publish
-
-
-def run(argv, capsys):
-    try:
-        status = main(argv)
-    except SystemExit as stop:
-        status = stop.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.fixture
@@ -98,7 +89,7 @@ def test_a_folder_of_the_user_is_refused_before_computing_and_left_byte_for_byte
     data = "out/report.md" if case.startswith("input csv") else "scores.csv"
     before = snapshot(folder)
     no_computation(monkeypatch)
-    status, stdout, err = run(arguments(data), capsys)
+    status, stdout, err = run_cli(arguments(data), capsys)
     assert status == 2 and stdout == ""
     assert err.count("\n") == 1 and "which no evalmetrics report wrote" in err
     assert snapshot(folder) == before
@@ -106,12 +97,12 @@ def test_a_folder_of_the_user_is_refused_before_computing_and_left_byte_for_byte
 
 def test_a_marker_does_not_license_files_it_does_not_list(folder, capsys):
     (folder / "scores.csv").write_text(CSV)
-    assert run(arguments(), capsys)[0] == 0
+    assert run_cli(arguments(), capsys)[0] == 0
     marker = json.loads((folder / "out" / MARKER).read_text())
     assert sorted(marker["files"]) == sorted(p.name for p in (folder / "out").iterdir() if p.name != MARKER)
     (folder / "out" / "extra.csv").write_text("mine")
     before = snapshot(folder)
-    status, _, err = run(arguments(), capsys)
+    status, _, err = run_cli(arguments(), capsys)
     assert status == 2 and "'extra.csv'" in err and snapshot(folder) == before
 
 
@@ -120,7 +111,7 @@ def test_the_current_folder_is_refused(folder, capsys, monkeypatch):
     before = snapshot(folder)
     no_computation(monkeypatch)
     for out in (".", str(folder), ".."):
-        status, _, err = run(arguments(out=out), capsys)
+        status, _, err = run_cli(arguments(out=out), capsys)
         assert status == 2 and err.count("\n") == 1 and "is the current folder or contains it" in err
     assert snapshot(folder) == before
 
@@ -128,12 +119,12 @@ def test_the_current_folder_is_refused(folder, capsys, monkeypatch):
 @pytest.mark.parametrize("what", ["folder", "file in it"])
 def test_a_read_only_report_folder_fails_before_computing(what, folder, capsys, monkeypatch):
     (folder / "scores.csv").write_text(CSV)
-    assert run(arguments(), capsys)[0] == 0
+    assert run_cli(arguments(), capsys)[0] == 0
     locked = folder / "out" / "report.md" if what == "file in it" else folder / "out"
     locked.chmod(0o444 if what == "file in it" else 0o555)
     before = snapshot(folder)
     no_computation(monkeypatch)
-    status, _, err = run(arguments(), capsys)
+    status, _, err = run_cli(arguments(), capsys)
     after = snapshot(folder)
     (folder / "out").chmod(0o755)
     assert status == 2 and err.count("\n") == 1 and "is read-only; nothing was changed" in err
@@ -145,7 +136,7 @@ def test_a_read_only_parent_fails_before_computing(folder, capsys, monkeypatch):
     (folder / "locked").mkdir()
     (folder / "locked").chmod(0o555)
     no_computation(monkeypatch)
-    status, _, err = run(arguments(out="locked/out"), capsys)
+    status, _, err = run_cli(arguments(out="locked/out"), capsys)
     (folder / "locked").chmod(0o755)
     assert status == 2 and err.count("\n") == 1 and "is not writable" in err
     assert list((folder / "locked").iterdir()) == []
@@ -153,15 +144,15 @@ def test_a_read_only_parent_fails_before_computing(folder, capsys, monkeypatch):
 
 def test_a_previous_report_is_replaced_as_a_whole(folder, capsys):
     (folder / "scores.csv").write_text(CSV)
-    assert run(arguments() + ["--figures", "out/figs"], capsys)[0] == 0
+    assert run_cli(arguments() + ["--figures", "out/figs"], capsys)[0] == 0
     assert (folder / "out" / "figs" / "curves.png").exists()
-    assert run(arguments() + ["--figures", "out/figs", "--threshold", "0.3"], capsys)[0] == 0
+    assert run_cli(arguments() + ["--figures", "out/figs", "--threshold", "0.3"], capsys)[0] == 0
     assert '"threshold": 0.3' in (folder / "out" / "report.json").read_text()
     (folder / "out" / "figs" / "mine.txt").write_text("mine")
-    status, _, err = run(arguments() + ["--figures", "out/figs"], capsys)
+    status, _, err = run_cli(arguments() + ["--figures", "out/figs"], capsys)
     assert status == 2 and "--out out: holds 'figs/mine.txt'" in err
     (folder / "out" / "figs" / "mine.txt").unlink()
-    assert run(arguments(), capsys)[0] == 0
+    assert run_cli(arguments(), capsys)[0] == 0
     # The figures now sit beside the Markdown; the old figures folder went with the old report.
     assert sorted(p.name for p in (folder / "out").iterdir()) == [
         MARKER, "curves.png", "reliability.png", "report.html", "report.json", "report.md"]
@@ -234,7 +225,7 @@ def test_an_interrupt_or_failure_leaves_the_old_or_the_new_report_complete(step,
 def test_an_interrupt_while_computing_says_nothing_was_written(folder, capsys, monkeypatch):
     (folder / "scores.csv").write_text(CSV)
     monkeypatch.setattr("evalmetrics.report.model.build_report", trip(None, 1))
-    status, _, err = run(arguments(), capsys)
+    status, _, err = run_cli(arguments(), capsys)
     assert status == 130 and "no report written" in err and list(folder.iterdir()) == [folder / "scores.csv"]
 
 
@@ -273,7 +264,7 @@ def test_a_run_that_finds_its_new_folder_taken_says_so(folder, capsys, monkeypat
         return publish_now(files, existed=existed)
 
     monkeypatch.setattr(output, "publish", another_run_first)
-    status, _, err = run(arguments(), capsys)
+    status, _, err = run_cli(arguments(), capsys)
     assert status == 2 and err.count("\n") == 1 and "another run wrote a report there meanwhile" in err
     assert contents(folder / "out") == NEW
     assert sorted(p.name for p in folder.iterdir()) == ["out", "scores.csv"]

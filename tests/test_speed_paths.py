@@ -21,6 +21,7 @@ from sklearn.model_selection import GroupKFold, StratifiedKFold
 import evalmetrics as em
 from evalmetrics import arrays, counts, cross_validation, intervals
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+from helpers import spy_on_engine
 from evalmetrics._kernels import sorting
 from evalmetrics.arrays import UndefinedMetricWarning
 
@@ -330,14 +331,7 @@ def test_the_other_auc_functions_take_the_fast_path_too(monkeypatch, metric):
     fast = em.bootstrap_interval(metric, y, a, n_resamples=200, method="bca", seed=1)
     slow = em.bootstrap_interval(generic_rank_auc, y, a, n_resamples=200, method="bca", seed=1)
     assert_same(fast, slow)
-    calls = []
-    real_engine = _bootstrap_auc.AucEngine
-
-    def spy(*args):
-        calls.append(args)
-        return real_engine(*args)
-
-    monkeypatch.setattr(_bootstrap_auc, "AucEngine", spy)
+    calls = spy_on_engine(monkeypatch)
     em.bootstrap_interval(metric, y, a, n_resamples=10, seed=1)
     em.bootstrap_interval(generic_rank_auc, y, a, n_resamples=10, seed=1)
     assert len(calls) == 1  # the package's function took the engine, the wrapper did not
