@@ -35,20 +35,29 @@ TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-reco
                 texlive-xetex latexmk fonts-freefont-otf poppler-utils
 BROWSER_PACKAGES := chromium
 
-.PHONY: venv test book pdf handout system tex browser expected-outputs clean
+.PHONY: venv test book pdf handout system tex browser expected-outputs clean lock test-newest
 
-$(STAMP): pyproject.toml
+# Every Python package at the version constraints.txt names (the lock), so a course
+# that builds its handouts in week 1 and week 12 gets the same numbers and figures.
+# `make lock` moves the lock to the newest releases; `make test-newest` runs the
+# package tests against them without moving it.
+LOCKFILE := constraints.txt
+EXTRAS   := ml,plot,book,test
+
+$(STAMP): pyproject.toml $(LOCKFILE)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[ml,plot,book,test]"
+	$(BIN)/pip install --quiet --constraint $(LOCKFILE) -e ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 venv: $(STAMP)
 
 # Two workers by default (the CI machine has 2 cores); files never split (nbval pages
 # share a kernel), e.g. `make test JOBS=0` for a single process.
+# The Debian packages first (`system`: TeX and Chromium, one locked apt sequence), so
+# that no test worker installs anything while another one runs.
 JOBS ?= 2
-test: $(STAMP)
+test: $(STAMP) system
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # `make book pdf`: the PDF first, so that the website links it (_ext/evalmetrics_latex.py).
@@ -70,7 +79,9 @@ handout: $(STAMP) tex
 	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no]'; exit 2; }
 	$(LOCK) $(BIN)/python tools/handout.py --title "$(TITLE)" --solutions "$(SOLUTIONS)" $(PAGES)
 
-# apt-get only for what is missing; a clear message instead when not root.
+# apt-get only for what is missing, one installation at a time on the machine (a lock in
+# tools/system.py shared by these three targets and the test fixtures); a clear message
+# instead when not root.
 tex:
 	@$(PYTHON) tools/system.py tex $(TEX_PACKAGES)
 
@@ -79,6 +90,30 @@ browser:
 
 system:
 	@$(PYTHON) tools/system.py all $(TEX_PACKAGES) $(BROWSER_PACKAGES)
+
+# The newest releases that pyproject.toml allows, resolved in a scratch environment and
+# written to constraints.txt (review its diff, then run `make test` before committing).
+SCRATCH := _build/newest-venv
+lock:
+	rm -rf $(SCRATCH)
+	$(PYTHON) -m venv $(SCRATCH)
+	$(SCRATCH)/bin/pip install --quiet --upgrade pip
+	$(SCRATCH)/bin/pip install --quiet --upgrade -e ".[$(EXTRAS)]"
+	{ echo "# The lock: exact versions of every Python package of the book, the tests and the"; \
+	  echo "# notebooks' wheel, used by default (Makefile). Refresh with \`make lock\`."; \
+	  $(SCRATCH)/bin/pip freeze --exclude-editable; } > $(LOCKFILE).new
+	mv $(LOCKFILE).new $(LOCKFILE)
+	@echo "$(LOCKFILE): $$(grep -c '==' $(LOCKFILE)) packages"
+
+# The package tests (no book) against the newest releases, in the scratch environment:
+# a drift is seen here before the lock is moved.
+test-newest:
+	rm -rf $(SCRATCH)
+	$(PYTHON) -m venv $(SCRATCH)
+	$(SCRATCH)/bin/pip install --quiet --upgrade pip
+	$(SCRATCH)/bin/pip install --quiet --upgrade -e ".[ml,plot,test]"
+	$(SCRATCH)/bin/pip list --format=freeze | grep -E '^(numpy|scipy|scikit-learn|matplotlib)=='
+	$(SCRATCH)/bin/python -m pytest -n $(JOBS) -m "not book" -q
 
 expected-outputs: $(STAMP)
 	$(BIN)/python tools/expected_outputs.py

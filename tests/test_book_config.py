@@ -179,6 +179,68 @@ def test_missing_debian_packages_are_found():
     assert system.missing(["no-such-package-evalmetrics"]) == ["no-such-package-evalmetrics"]
 
 
+# A fake dpkg-query that reads the installed packages from a file, and a fake apt-get
+# that logs when it starts and ends, sleeps, and "installs" by writing to that file (or
+# fails like apt-get on a held dpkg lock).  As root or not, the installer runs as root.
+FAKE_DPKG_QUERY = """#!/bin/sh
+for name; do :; done
+grep -qx "$name" "$FAKE_INSTALLED" && printf 'install ok installed' && exit 0
+exit 1
+"""
+FAKE_APT_GET = """#!/bin/sh
+echo "start $$ $*" >> "$FAKE_LOG"
+sleep 0.4
+if [ -n "$FAKE_FAIL" ]; then
+  echo "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 1" >&2
+  exit 100
+fi
+case "$*" in *install*) for name; do :; done; echo "$name" >> "$FAKE_INSTALLED";; esac
+echo "end $$ $*" >> "$FAKE_LOG"
+"""
+AS_ROOT = ("import os, sys; os.geteuid = lambda: 0; sys.path.insert(0, sys.argv[1]); "
+           "import system; sys.exit(system.main(sys.argv[2:]))")
+
+
+def run_fake_installers(tmp_path, count, fail=False):
+    import os
+    import subprocess
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, text in (("dpkg-query", FAKE_DPKG_QUERY), ("apt-get", FAKE_APT_GET)):
+        (bin_dir / name).write_text(text)
+        (bin_dir / name).chmod(0o755)
+    (tmp_path / "installed").write_text("")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "FAKE_INSTALLED": str(tmp_path / "installed"), "FAKE_LOG": str(tmp_path / "log"),
+           "FAKE_FAIL": "1" if fail else ""}
+    runs = [subprocess.Popen([sys.executable, "-c", AS_ROOT, str(ROOT / "tools"), "tex",
+                              "fake-package"], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(count)]
+    results = [(run.wait(timeout=60), *run.communicate()) for run in runs]
+    log = (tmp_path / "log").read_text().splitlines() if (tmp_path / "log").exists() else []
+    return results, log
+
+
+def test_installations_run_one_at_a_time(tmp_path):
+    results, log = run_fake_installers(tmp_path, 3)
+    assert [code for code, _, _ in results] == [0, 0, 0]
+    # One caller updated and installed; the others waited for the lock, then found the
+    # package installed.  Every apt-get ended before the next one started.
+    assert [line.split()[0] for line in log] == ["start", "end", "start", "end"]
+    assert all("DPkg::Lock::Timeout=" in line for line in log)
+    assert "update" in log[0] and "install" in log[2] and "fake-package" in log[2]
+    assert sum("Installing" in out for _, out, _ in results) == 1
+
+
+def test_a_failed_installation_says_so_in_one_line(tmp_path):
+    results, log = run_fake_installers(tmp_path, 1, fail=True)
+    code, out, err = results[0]
+    assert code == 1
+    assert err.strip().count("\n") == 0, err
+    assert err.startswith("tex: apt-get update failed (exit 100): E: Could not get lock")
+
+
 # ----------------------------------------------------------- pre-execution
 
 PAGE_HEADER = """---
@@ -449,3 +511,34 @@ def test_latex_log_gate_is_part_of_the_pdf_targets():
     makefile = (ROOT / "Makefile").read_text()
     assert "tools/latex_log.py _build/latex/evalmetrics.log" in makefile
     assert "latex_log.overfull_boxes" in (ROOT / "tools" / "handout.py").read_text()
+
+
+# ------------------------------------------------------------ the first run
+
+
+def test_ci_runs_the_readme_commands_first():
+    """CI proves what a new user types: the README's quick-start commands, in its order,
+    are the first commands of .ci/run, with nothing that installs before them."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick_start = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    typed = re.findall(r"```bash\n(.*?)\n```", quick_start, flags=re.S)
+    assert typed == ["make book", "make test"]
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line.strip() for line in script.splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "step ", "step(", "set ",
+                                                                  "cd ", "printf"))
+                and not line.startswith("step()")]
+    assert commands[:2] == typed
+
+
+def test_the_lock_pins_every_package_the_environment_has():
+    """constraints.txt names one exact version of each package, and the Makefile
+    installs with it by default."""
+    lines = [line for line in (ROOT / "constraints.txt").read_text().splitlines()
+             if line and not line.startswith("#")]
+    assert lines and all(re.fullmatch(r"[A-Za-z0-9_.\-\[\]]+==[^=\s]+", line) for line in lines)
+    names = {line.split("==")[0].lower() for line in lines}
+    assert {"numpy", "scipy", "scikit-learn", "matplotlib", "jupyter-book", "sphinx"} <= names
+    assert "evalmetrics" not in names
+    makefile = (ROOT / "Makefile").read_text()
+    assert "--constraint $(LOCKFILE)" in makefile and "LOCKFILE := constraints.txt" in makefile

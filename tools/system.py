@@ -5,20 +5,36 @@
 WHAT names the step in messages (tex, browser, all).  As root, missing packages are
 installed with apt-get (``--no-install-recommends``, after one ``apt-get update``);
 otherwise the command to run is printed and the exit status is 1.
+
+Every installation on the machine goes through one lock (``LOCK``): ``make system``,
+``make tex``, ``make browser`` and the test fixtures that call them may run at the same
+moment (two pytest workers, one wanting TeX, the other Chromium), and two ``apt-get``
+runs at once fail on dpkg's own lock.  The lock is held from the check of what is
+missing to the end of the install, so the second caller finds the work done; apt-get is
+also told to wait for dpkg's lock (``DPkg::Lock::Timeout``) in case something outside
+this project holds it.  A failure is reported in one line, with apt-get's own last
+words, and the exit status is 1.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 PURPOSE = {
     "tex": "the PDF (xelatex from Debian's TeX, pdftotext for its test)",
     "browser": "the browser test (Debian's Chromium)",
     "all": "the PDF and the browser test",
 }
+# One lock for every installation of this project on this machine, whatever the checkout.
+LOCK = Path(tempfile.gettempdir()) / "evalmetrics-system-packages.lock"
+# Seconds apt-get waits for dpkg's lock held by someone else before it gives up.
+DPKG_LOCK_TIMEOUT = 900
 
 
 def missing(packages: list[str]) -> list[str]:
@@ -32,6 +48,36 @@ def missing(packages: list[str]) -> list[str]:
     return absent
 
 
+def apt_get(*arguments: str) -> list[str]:
+    """The apt-get command line: quiet, non-interactive, waiting for dpkg's lock."""
+    return ["apt-get", "-qq", "-o", f"DPkg::Lock::Timeout={DPKG_LOCK_TIMEOUT}", *arguments]
+
+
+def last_words(output: str) -> str:
+    """apt-get's last meaningful line, for a one-line failure message."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith(("E:", "W:"))]
+    return (errors or lines or ["no output"])[-1]
+
+
+def install(what: str, absent: list[str]) -> int:
+    print(f"Installing for {PURPOSE.get(what, what)}: {' '.join(absent)}", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for name, step in (("apt-get update", apt_get("update")),
+                       ("apt-get install", apt_get("install", "-y", "--no-install-recommends",
+                                                   *absent))):
+        result = subprocess.run(step, env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            print(f"{what}: {name} failed (exit {result.returncode}): "
+                  f"{last_words(result.stdout + result.stderr)}", file=sys.stderr)
+            return 1
+    still = missing(absent)
+    if still:
+        print(f"{what}: apt-get did not install: {' '.join(still)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
@@ -41,25 +87,20 @@ def main(argv: list[str]) -> int:
         print(f"{what}: not a Debian system; install the equivalents of: {' '.join(packages)}",
               file=sys.stderr)
         return 1 if any(shutil.which(t) is None for t in ("xelatex", "pdftotext")) else 0
-    absent = missing(packages)
-    if not absent:
-        return 0
-    command = ["apt-get", "install", "-y", "--no-install-recommends", *absent]
+    if not missing(packages):
+        return 0  # the common case: no lock, no apt
     if os.geteuid() != 0:
+        absent = missing(packages)
+        command = ["apt-get", "install", "-y", "--no-install-recommends", *absent]
         print(f"{PURPOSE.get(what, what)} needs Debian packages that are not installed:\n"
               f"  {' '.join(absent)}\n"
               f"Install them as root, then run make again:\n"
               f"  sudo apt-get update && sudo {' '.join(command)}", file=sys.stderr)
         return 1
-    print(f"Installing for {PURPOSE.get(what, what)}: {' '.join(absent)}", flush=True)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run([*command, "-qq"], check=True, env=env)
-    still = missing(absent)
-    if still:
-        print(f"apt-get did not install: {' '.join(still)}", file=sys.stderr)
-        return 1
-    return 0
+    with open(LOCK, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # another caller may be installing: wait for it
+        absent = missing(packages)  # what is still missing once it has finished
+        return install(what, absent) if absent else 0
 
 
 if __name__ == "__main__":

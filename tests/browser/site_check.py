@@ -61,7 +61,8 @@ def chromium() -> str:
         result = subprocess.run(["make", "--no-print-directory", "browser"], cwd=ROOT,
                                 capture_output=True, text=True)
         if result.returncode != 0 or not Path(CHROMIUM).is_file():
-            pytest.fail(f"Chromium is needed at {CHROMIUM}:\n{result.stdout}{result.stderr}",
+            said = (result.stderr.strip() or result.stdout.strip() or "no message").splitlines()
+            pytest.fail(f"Chromium is needed at {CHROMIUM}; `make browser`: {said[-1]}",
                         pytrace=False)
     return CHROMIUM
 
