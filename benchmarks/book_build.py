@@ -62,7 +62,9 @@ def environment(root):
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PATH"] = str(VENV_BIN) + os.pathsep + env.get("PATH", "")
-    # Plots render headless; nothing tries to open a window.
+    # Plots render headless; nothing tries to open a window.  The book's kernels draw
+    # inline whatever this says (tools/ipython_startup.py), as for a reader whose machine
+    # sets MPLBACKEND=Agg.
     env.setdefault("MPLBACKEND", "Agg")
     return env
 

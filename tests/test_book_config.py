@@ -389,6 +389,56 @@ def test_pre_execution_skips_cached_pages_and_can_be_switched_off(tmp_path):
     assert preexecute.needs_execution(page, cache)
 
 
+def test_figures_are_outputs_whatever_mplbackend_says(tmp_path, monkeypatch):
+    """A reader's MPLBACKEND=Agg (common on headless machines) must not take the
+    figures out of the cells' outputs (every figure label would be undefined): the
+    kernels' start-up file, installed as the extension installs it, draws inline."""
+    import os
+
+    from jupyter_cache import get_cache
+
+    startup = tmp_path / ".ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    startup.joinpath("00-evalmetrics.py").write_text(
+        (ROOT / "tools" / "ipython_startup.py").read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setitem(os.environ, "IPYTHONDIR", str(tmp_path / ".ipython"))
+    monkeypatch.setitem(os.environ, "MPLBACKEND", "Agg")
+    write_page(tmp_path, "drawn", "import matplotlib.pyplot as plt\nplt.plot([0, 1]);")
+    app, env, nb_config = fake_sphinx(tmp_path)
+    evalmetrics_book._on_env_before_read_docs(app, env, ["drawn"])
+    cache = get_cache(nb_config.execution_cache_path)
+    (record,) = cache.list_cache_records()
+    notebook = cache.get_cache_bundle(record.pk).nb
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert any("image/png" in o.get("data", {}) for o in outputs), outputs
+
+
+def test_nodes_parsed_in_a_second_document_are_adopted_by_the_page():
+    """MyST parses an {eval-rst} block in a document of its own; its nodes, moved into
+    the page, must not drag that document (and Sphinx's environment in its settings)
+    into the page's pickled doctree."""
+    import pickle
+
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    page = new_document("page.md", get_default_settings(Parser))
+    other = new_document("page.md", get_default_settings(Parser))
+    other.settings.env = list(range(100_000))  # stands in for the build environment
+    paragraph = nodes.paragraph()
+    other += paragraph
+    emphasis = nodes.emphasis(text="From the docstring.")
+    paragraph += emphasis
+    page.extend(other.children)  # as MyST moves them: only the direct children adopt the page
+    assert paragraph.document is page and emphasis.document is other
+    heavy = len(pickle.dumps(page))
+    evalmetrics_book._adopt_nodes(None, page)
+    assert paragraph.document is page and emphasis.document is page
+    assert len(pickle.dumps(page)) < heavy / 50
+
+
 def test_split_stream_outputs_are_joined():
     cell = nbformat.v4.new_code_cell("...")
     cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="a\n"),

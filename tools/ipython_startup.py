@@ -7,6 +7,15 @@
 # PNG: text under 9 CSS pixels on the website or 7 points in the PDF is reported on
 # stderr and in the build's log (EVALMETRICS_FIGURE_LOG, set by _ext/evalmetrics_book.py,
 # which turns each line into a build warning: a hidden cell's stderr is never shown).
+#
+# The figures are the outputs of their cells only with matplotlib's inline backend, which
+# ipykernel chooses unless MPLBACKEND names another (a headless machine often sets
+# MPLBACKEND=Agg): then no cell would output its figure, and every figure's label would be
+# undefined in the build.  The book's kernels always draw inline.
+import os as _os
+
+_os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+del _os
 try:
     get_ipython().run_line_magic("config", "InlineBackend.figure_formats = ['png', 'pdf']")
 except Exception:  # not an IPython kernel with the inline backend: nothing to set
