@@ -116,8 +116,8 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
 
     The steps rise to the precision reached at each threshold where recall
     grows; their area is the average precision.  The dots are every
-    operating point (the sawtooth): the ones below the steps do not enter
-    AP.  The dashed line is the prevalence, the precision of flagging at
+    operating point (the sawtooth): only those where recall rises enter AP,
+    the others are its teeth.  The dashed line is the prevalence, the precision of flagging at
     random (not the AP of a random ranking, which is higher on small data).
 
     Parameters
