@@ -471,6 +471,35 @@ def test_figures_of_the_worked_example():
         plt.close(fig)
 
 
+def test_precision_recall_sawtooth_as_steps():
+    # join="steps" draws the operating points as the average precision reads them:
+    # only vertical and horizontal moves, through every point, never a slanted
+    # chord (the interpolation the precision-recall chapter calls wrong).
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting import curves as figures
+
+    table = threshold_table(Y, S)
+    for join, slanted in (("steps", False), ("straight", True)):
+        fig = figures.plot_precision_recall_curve(Y, S, join=join)
+        (sawtooth,) = [line for line in fig.axes[0].get_lines() if line.get_label() == "every threshold"]
+        path = sawtooth.get_path().vertices
+        moves = np.diff(path, axis=0)
+        assert np.any((moves[:, 0] != 0) & (moves[:, 1] != 0)) == slanted
+        assert {(x, y) for x, y in zip(table.recall, table.precision)} <= {tuple(v) for v in path}
+        plt.close(fig)
+
+
+def test_precision_recall_join_refuses_other_values():
+    from evalmetrics.plotting import curves as figures
+
+    with pytest.raises(ValueError, match="join"):
+        figures.plot_precision_recall_curve(Y, S, join="linear")
+
+
 def test_precision_recall_legend_hides_no_curve():
     # Three prevalences leave no free corner in precision-recall space: the
     # legend goes under the recall axis, clear of its label.

@@ -110,13 +110,14 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
 
 
 def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None,
-                                label=None, color=None, sawtooth=True, baseline=True, title=None):
+                                label=None, color=None, sawtooth=True, baseline=True, title=None,
+                                join="straight"):
     """Average precision as steps, the sawtooth of all operating points, the prevalence.
 
     The steps rise to the precision reached at each threshold where recall
     grows; their area is the average precision.  The dots are every
-    operating point (the sawtooth): the ones below the steps do not enter
-    AP.  The dashed line is the prevalence, the precision of flagging at
+    operating point (the sawtooth): only those where recall rises enter AP,
+    the others are its teeth.  The dashed line is the prevalence, the precision of flagging at
     random (not the AP of a random ranking, which is higher on small data).
 
     Parameters
@@ -133,6 +134,13 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     baseline : bool, default True
         Draw the prevalence.
     title : str, optional
+    join : {"straight", "steps"}, default "straight"
+        How the sawtooth joins consecutive operating points: straight lines
+        (a guide for the eye, not the precisions that flagging part of the
+        examples between two thresholds achieves), or steps in the
+        convention of the average precision, a vertical move at the recall
+        already reached and a horizontal one at the new precision, so that
+        each false alarm hangs below the steps as a vertical tooth.
 
     Returns
     -------
@@ -143,12 +151,14 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> y, s = units.y_true, units.y_score
-    >>> fig = plot_precision_recall_curve(y, s, label='twelve units')
+    >>> fig = plot_precision_recall_curve(y, s, label='twelve units', join='steps')
     >>> fig.axes[0].get_xlabel()
     'Recall'
     """
     from ..curves import _average_precision, threshold_table
 
+    if join not in ("straight", "steps"):
+        raise ValueError(f'join must be "straight" or "steps", got {join!r}')
     fig, ax = new_axes(ax)
     colour = _next_colour(ax, _PR_GID, color)
     table = threshold_table(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
@@ -162,6 +172,7 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
             label=text)
     if sawtooth:
         ax.plot(recall, precision, color=colour, linewidth=0.8, alpha=0.5,
+                drawstyle="default" if join == "straight" else "steps-pre",
                 marker="o" if len(recall) <= 60 else None, markersize=3.5, markerfacecolor="white",
                 label="every threshold")
     prevalence = table.positives / (table.positives + table.negatives)
