@@ -443,7 +443,8 @@ def _write_zip(app, book: notebooks.Book) -> None:
         logger.warning(f"notebooks zip: {error}")
         return
     notebook_zip.write_zip(Path(app.outdir) / notebook_zip.ZIP_NAME, files, wheel,
-                           notebook_zip.readme(book.version, wheel.name, chapters))
+                           notebook_zip.readme(book.version, wheel.name, chapters),
+                           notebook_zip.wheel_constraints(ROOT))
 
 
 def _on_build_finished(app, exception):

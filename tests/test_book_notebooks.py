@@ -377,9 +377,17 @@ def test_the_zip_has_every_chapter_the_wheel_and_a_readme(unzipped):
     # every page's notebook: the chapters' links reach the reference's pages too
     expected = {f"{page}.ipynb" for page in chapter_pages()}
     expected |= {f"{page}-solutions.ipynb" for page in exercise_pages()}
-    assert names == expected | {"README.md", wheels[0]}
+    assert names == expected | {"README.md", "constraints.txt", wheels[0]}
     readme = (unzipped / "README.md").read_text(encoding="utf-8")
     assert wheels[0] in readme
+    # the exact install line, with the lock's versions of what the wheel needs
+    assert f'pip install --constraint constraints.txt "{wheels[0]}[ml,plot]"' in readme
+    pinned = [line for line in (unzipped / "constraints.txt").read_text().splitlines()
+              if line and not line.startswith("#")]
+    lock = set((ROOT / "constraints.txt").read_text().splitlines())
+    assert set(pinned) <= lock
+    assert {line.split("==")[0] for line in pinned} >= {"numpy", "scipy", "scikit-learn",
+                                                        "matplotlib"}
     for page in zip_chapters():  # the README lists the chapters, not their sections
         assert f"`{page}.ipynb`" in readme
     # each notebook installs that wheel, from beside it
@@ -442,8 +450,8 @@ def _make_clean_venv(venv: Path, stamp: Path, python: Path, fingerprint: str,
         if venv.exists():
             shutil.rmtree(venv)
         run(sys.executable, "-m", "venv", str(venv))
-        run(str(python), "-m", "pip", "install", "--quiet", f"./{wheel.name}[ml,plot]",
-            "ipykernel")
+        run(str(python), "-m", "pip", "install", "--quiet", "--constraint",
+            "constraints.txt", f"./{wheel.name}[ml,plot]", "ipykernel")
         run(str(python), "-m", "ipykernel", "install", "--prefix", str(venv),
             "--name", "evalmetrics-clean", "--display-name", "evalmetrics (clean)")
         stamp.write_text(fingerprint)

@@ -6,6 +6,8 @@ The website offers one archive (``_build/html/evalmetrics-notebooks.zip``) with
   notebook (both as ``tools/notebooks.py`` wrote them to ``_sources/book/``);
 * a wheel of the package built from the same sources (``pip wheel --no-deps``),
   the file each notebook's install cell installs;
+* ``constraints.txt``: the exact versions (from the repository's lock) of what the
+  wheel's ``[ml,plot]`` extras install;
 * a short README: how to set up an environment and open the notebooks.
 
 Everything sits in one folder, ``evalmetrics-notebooks/``, so the notebooks'
@@ -18,6 +20,7 @@ when the package's sources change (it is kept under ``_build/wheel/``).
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 import sys
@@ -39,8 +42,13 @@ notebooks run, built from the same sources as the website.
 To run them, in this folder:
 
     python -m venv .venv
-    .venv/bin/python -m pip install "{wheel}[ml,plot]" jupyterlab
+    .venv/bin/python -m pip install --constraint constraints.txt "{wheel}[ml,plot]" jupyterlab
     .venv/bin/jupyter lab
+
+`constraints.txt` holds the exact versions of NumPy, SciPy, scikit-learn, matplotlib and
+what they need, the versions the website's numbers and figures were computed with, so
+the notebooks print the same numbers in week 1 and in week 12 of a course (leave out
+`--constraint constraints.txt` to take the newest releases instead).
 
 (on Windows: `.venv\\Scripts\\python` and `.venv\\Scripts\\jupyter`).  The first code
 cell of every notebook installs the wheel too, where `evalmetrics` is missing (for
@@ -80,14 +88,48 @@ def build_wheel(root: Path, cache: Path, version: str) -> Path:
     return wheel
 
 
+def _name(requirement: str) -> str:
+    """A distribution's name as pip compares names (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", re.match(r"\s*([A-Za-z0-9_.\-]+)", requirement)[1]).lower()
+
+
+def wheel_constraints(root: Path, extras: tuple[str, ...] = ("ml", "plot")) -> str:
+    """The lines of ``constraints.txt`` (the lock) for what ``evalmetrics[ml,plot]``
+    installs: the package's dependencies and theirs, as this environment has them."""
+    import tomllib
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = list(project["dependencies"])
+    for extra in extras:
+        wanted += project["optional-dependencies"][extra]
+    needed: set[str] = set()
+    while wanted:
+        requirement = Requirement(wanted.pop())
+        name = _name(requirement.name)
+        if name in needed or (requirement.marker and not requirement.marker.evaluate({"extra": ""})):
+            continue
+        needed.add(name)
+        wanted += metadata.requires(requirement.name) or []
+    lines = [line for line in (root / "constraints.txt").read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#") and _name(line) in needed]
+    header = ("# Exact versions of what evalmetrics[ml,plot] installs, from the handbook's lock:\n"
+              "#   pip install --constraint constraints.txt \"<the wheel>[ml,plot]\"\n")
+    return header + "\n".join(lines) + "\n"
+
+
 def readme(version: str, wheel: str, chapters: list[tuple[str, str, str]]) -> str:
     """The archive's README; ``chapters`` are ``(number, title, notebook file)``."""
     lines = [f"{number}. {title}: `{name}`" for number, title, name in chapters]
     return README.format(version=version, wheel=wheel, chapters="\n".join(lines))
 
 
-def write_zip(target: Path, notebooks: list[Path], wheel: Path, readme_text: str) -> Path:
-    """Write the archive: the notebooks, the wheel and the README in one folder."""
+def write_zip(target: Path, notebooks: list[Path], wheel: Path, readme_text: str,
+              constraints: str) -> Path:
+    """Write the archive: the notebooks, the wheel, its constraints and the README in one
+    folder."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".zip.part")
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -98,6 +140,7 @@ def write_zip(target: Path, notebooks: list[Path], wheel: Path, readme_text: str
             archive.writestr(info, data)
 
         add("README.md", readme_text.encode("utf-8"))
+        add("constraints.txt", constraints.encode("utf-8"))
         for path in notebooks:
             add(path.name, path.read_bytes())
         add(wheel.name, wheel.read_bytes())
