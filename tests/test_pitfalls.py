@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from evalmetrics.handbook import pitfalls as P
 from evalmetrics.handbook.pitfalls._common import _binormal
+from evalmetrics.handbook.pitfalls.leakage import _selected_in_folds_auc
 from evalmetrics.handbook.pitfalls.regression import _trend_forecast
 from evalmetrics.curves import roc_auc
 from evalmetrics.worked_example import twelve_units
@@ -105,7 +106,7 @@ def test_trapezoidal_pr_area_needs_positives():
     P.trapezoid_on_fine_curve, P.accuracy_under_imbalance, P.rare_class_hidden,
     P.threshold_on_test_set, P.uncalibrated_threshold, P.calibration_on_training, P.fold_rmse,
     P.mape_near_zero, P.misread_r_squared, P.wrong_resampling_unit, P.paired_versus_separate,
-    P.too_few_examples, P.group_leak, P.temporal_leak, P.selection_leak,
+    P.too_few_examples, P.group_leak, P.temporal_leak, P.selection_leak, P.selection_permutation_null,
 ])
 def test_seeds_must_be_integers(function):
     with pytest.raises(TypeError, match="seed"):
@@ -454,7 +455,38 @@ def test_selection_leak_is_biased_and_selection_in_folds_is_not():
     assert abs(np.mean([r.selected_in_folds_auc for r in leaky]) - 0.5) < 3 * 0.058 / math.sqrt(10)
 
 
+def test_selection_permutation_null():
+    r = P.selection_permutation_null(n_permutations=40, seed=0)
+    # The observed AUC is the honest one of selection_leak on the same rows and folds.
+    assert r.observed_auc == P.selection_leak(seed=0).selected_in_folds_auc
+    assert r.null_aucs.shape == (40,) and np.all((r.null_aucs >= 0) & (r.null_aucs <= 1))
+    assert r.p_value == (1 + np.sum(r.null_aucs >= r.observed_auc)) / 41
+    # Seeded, as the book prints it with 200 permutations: centred on 0.5 (mean 0.4999), standard
+    # deviation 0.0760, above the 0.058 of one AUC on 50 + 50 rows; p = 20/201.
+    full = P.selection_permutation_null(seed=0)
+    assert round(float(full.null_aucs.std(ddof=1)), 4) == 0.076 and full.p_value == 20 / 201
+    assert abs(full.null_aucs.mean() - 0.5) < 3 * full.null_aucs.std(ddof=1) / math.sqrt(200)
+    # Reproducible, and the permutations differ from one another.
+    again = P.selection_permutation_null(n_permutations=40, seed=0)
+    assert np.array_equal(again.null_aucs, r.null_aucs) and len(np.unique(r.null_aucs)) > 30
+
+
+def test_selection_permutation_null_permutes_the_labels_of_the_same_rows():
+    # With an informative feature the observed AUC stands far out of its null: the
+    # permutations break the link between labels and features, nothing else.
+    rng = np.random.default_rng(0)
+    y = rng.permutation(np.arange(100) % 2)
+    X = rng.normal(size=(100, 50))
+    X[:, 0] += 2 * y
+    observed = _selected_in_folds_auc(X, y, 10, 0)
+    null = [_selected_in_folds_auc(X, rng.permutation(y), 10, 0) for _ in range(20)]
+    assert observed > 0.8 and max(null) < observed - 0.15
+
+
 @pytest.mark.parametrize("function, argument, value, error", [
+    (P.selection_permutation_null, "n_permutations", 0, ValueError),
+    (P.selection_permutation_null, "n_permutations", 2.5, TypeError),
+    (P.selection_permutation_null, "n_rows", 10, ValueError),
     (P.group_leak, "n_patients", 5, ValueError), (P.group_leak, "rows_per_patient", 1, ValueError),
     (P.group_leak, "n_neighbours", 1000, ValueError), (P.group_leak, "n_neighbours", 2.5, TypeError),
     (P.temporal_leak, "n_days", 10, ValueError), (P.temporal_leak, "n_neighbours", 11, ValueError),

@@ -6,7 +6,9 @@ both sides of a split (:func:`group_leak`), a shuffled split of a time series
 (:func:`temporal_leak`) and features selected on all rows before the split
 (:func:`selection_leak`).  Each runs a small seeded simulation and returns the
 leaky estimate, the honest one and, where the simulation can draw it, the value
-on fresh data that both try to estimate.
+on fresh data that both try to estimate.  :func:`selection_permutation_null`
+gives the honest estimate its yardstick: the spread of the same procedure's
+AUC when the labels are permuted.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from ...curves import roc_auc
 from ...models import LogisticRegression
 from ._common import _seed
 
-__all__ = ["GroupLeak", "SelectionLeak", "TemporalLeak", "group_leak", "selection_leak", "temporal_leak"]
+__all__ = ["GroupLeak", "SelectionLeak", "SelectionNull", "TemporalLeak", "group_leak", "selection_leak",
+           "selection_permutation_null", "temporal_leak"]
 
 
 def _nearest_neighbour_scores(X_train, y_train, X_test, n_neighbours):
@@ -194,6 +197,30 @@ def _select(X, y, n_selected):
     return np.argsort(-np.abs(difference) / X.std(axis=0), kind="stable")[:n_selected]
 
 
+def _noise_rows(rng, n_rows, n_features):
+    # Balanced labels and standard normal features, independent of each other.
+    y = rng.permutation(np.arange(n_rows) % 2)
+    return y, rng.normal(size=(n_rows, n_features))
+
+
+def _selected_in_folds_auc(X, y, n_selected, seed):
+    # The honest pipeline: stratified five folds, features chosen on each training
+    # fold alone, and the AUC of the pooled out-of-fold probabilities.
+    scores = np.empty(len(y))
+    for train, test in stratified_k_fold(y, n_splits=5, shuffle=True, seed=seed):
+        chosen = _select(X[train], y[train], n_selected)
+        model = LogisticRegression().fit(X[train][:, chosen], y[train])
+        scores[test] = model.predict_proba(X[test][:, chosen])
+    return float(roc_auc(y, scores))
+
+
+def _selection_sizes(n_rows, n_features, n_selected):
+    n_rows = arrays.positive_int(n_rows, "n_rows", minimum=20)
+    n_selected = arrays.positive_int(n_selected, "n_selected")
+    n_features = arrays.positive_int(n_features, "n_features", minimum=n_selected)
+    return n_rows, n_features, n_selected
+
+
 def selection_leak(*, n_rows=100, n_features=1000, n_selected=10, seed=0):
     """Choose features on all rows, then cross-validate; against choosing inside each fold.
 
@@ -225,26 +252,73 @@ def selection_leak(*, n_rows=100, n_features=1000, n_selected=10, seed=0):
     >>> r.selected_on_all_auc > 0.75 > r.selected_in_folds_auc
     True
     """
-    n_rows = arrays.positive_int(n_rows, "n_rows", minimum=20)
-    n_selected = arrays.positive_int(n_selected, "n_selected")
-    n_features = arrays.positive_int(n_features, "n_features", minimum=n_selected)
+    n_rows, n_features, n_selected = _selection_sizes(n_rows, n_features, n_selected)
     seed = _seed(seed)
     rng = np.random.default_rng(seed)
-    y = rng.permutation(np.arange(n_rows) % 2)
-    X = rng.normal(size=(n_rows, n_features))
-    folds = stratified_k_fold(y, n_splits=5, shuffle=True, seed=seed)
+    y, X = _noise_rows(rng, n_rows, n_features)
     chosen_on_all = _select(X, y, n_selected)
     leaky = np.empty(n_rows)
-    honest = np.empty(n_rows)
-    for train, test in folds:
+    for train, test in stratified_k_fold(y, n_splits=5, shuffle=True, seed=seed):
         model = LogisticRegression().fit(X[train][:, chosen_on_all], y[train])
         leaky[test] = model.predict_proba(X[test][:, chosen_on_all])
-        chosen = _select(X[train], y[train], n_selected)
-        model = LogisticRegression().fit(X[train][:, chosen], y[train])
-        honest[test] = model.predict_proba(X[test][:, chosen])
-    y_fresh = rng.permutation(np.arange(2000) % 2)
-    X_fresh = rng.normal(size=(2000, n_features))
+    honest = _selected_in_folds_auc(X, y, n_selected, seed)
+    y_fresh, X_fresh = _noise_rows(rng, 2000, n_features)
     model = LogisticRegression().fit(X[:, chosen_on_all], y)
     fresh = roc_auc(y_fresh, model.predict_proba(X_fresh[:, chosen_on_all]))
-    return SelectionLeak(float(roc_auc(y, leaky)), float(roc_auc(y, honest)), float(fresh),
-                         n_rows, n_features, n_selected)
+    return SelectionLeak(float(roc_auc(y, leaky)), honest, float(fresh), n_rows, n_features, n_selected)
+
+
+@dataclass(frozen=True)
+class SelectionNull:
+    """The honest AUC of :func:`selection_leak` against the AUCs of the same procedure on permuted labels."""
+
+    observed_auc: float
+    null_aucs: np.ndarray
+    p_value: float
+
+
+def selection_permutation_null(*, n_permutations=200, n_rows=100, n_features=1000, n_selected=10, seed=0):
+    """The permutation null of the cross-validated AUC with features chosen inside the folds.
+
+    On the rows of :func:`selection_leak` (same sizes and ``seed``), the honest
+    procedure (stratified five folds, the ``n_selected`` features chosen on each
+    training fold, a logistic regression, the AUC of the pooled out-of-fold
+    probabilities) is run once on the labels and once on each of
+    ``n_permutations`` random permutations of them, with everything else
+    unchanged.  Permuted labels carry no information about the features, so the
+    permuted AUCs show how far the procedure's AUC strays from 0.5 by chance:
+    the yardstick for the observed AUC, which mixes five fitted models with
+    features chosen on noise and so varies more than the AUC of one model on one
+    test set.  The p-value is one-sided, ``(1 + #{null >= observed}) /
+    (1 + n_permutations)``.
+
+    Parameters
+    ----------
+    n_permutations : int, default 200
+        At least 1.
+    n_rows, n_features, n_selected : int
+        As in :func:`selection_leak`.
+    seed : int, default 0
+        The data and folds of :func:`selection_leak`; the permutations use
+        ``seed + 1``.
+
+    Returns
+    -------
+    SelectionNull
+
+    Examples
+    --------
+    >>> r = selection_permutation_null(n_permutations=20, seed=0)
+    >>> r.observed_auc == selection_leak(seed=0).selected_in_folds_auc, len(r.null_aucs)
+    (True, 20)
+    """
+    n_rows, n_features, n_selected = _selection_sizes(n_rows, n_features, n_selected)
+    n_permutations = arrays.positive_int(n_permutations, "n_permutations")
+    seed = _seed(seed)
+    y, X = _noise_rows(np.random.default_rng(seed), n_rows, n_features)
+    observed = _selected_in_folds_auc(X, y, n_selected, seed)
+    shuffler = np.random.default_rng(seed + 1)
+    null = np.array([_selected_in_folds_auc(X, shuffler.permutation(y), n_selected, seed)
+                     for _ in range(n_permutations)])
+    p_value = (1 + int(np.sum(null >= observed))) / (1 + n_permutations)
+    return SelectionNull(observed, null, p_value)
