@@ -47,6 +47,14 @@ that download as runnable notebooks, and builds that never show stale numbers.
   is sphinxcontrib-bibtex's author-year style with parentheses instead of its
   square brackets: "(Fawcett, 2006)" and "Fawcett (2006)", as the downloaded
   notebooks write them, on the website and in the PDF alike.
+* **Entries found by their citation.**  ``bibtex_default_style: author_year_entries``
+  formats every entry of the bibliography as the notebooks list it: the authors and
+  the year first, "Tom Fawcett (2006). An introduction to ROC analysis. ...", then
+  the entry's ``annote``, one sentence on what the book reads the work for.  pybtex's
+  own styles put the year last and label the entry "[Faw06]", a label no citation
+  shows: the labels are hidden, on the website by ``_ext/static/evalmetrics.css`` and
+  in the PDF by the preamble of ``_config.yml``.  An entry without an ``annote``
+  fails the build (a warning).
 """
 
 from __future__ import annotations
@@ -65,6 +73,12 @@ import nbformat
 import sphinxcontrib.bibtex.plugin
 from sphinx.util import logging
 from sphinx.util.fileutil import copy_asset
+from pybtex.plugin import register_plugin as register_pybtex_plugin
+from pybtex.style.formatting import toplevel
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.formatting.unsrt import pages as entry_pages
+from pybtex.style.template import (field, first_of, join, names, optional, optional_field, sentence,
+                                   tag, words)
 from sphinxcontrib.bibtex.style.referencing import BracketStyle
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 
@@ -93,9 +107,79 @@ class RoundAuthorYearStyle(AuthorYearReferenceStyle):
     bracket_year: BracketStyle = dataclasses.field(default_factory=_round_brackets)
 
 
-# Registered on import, before sphinxcontrib-bibtex looks the style up for the domain.
+class AuthorYearEntryStyle(UnsrtStyle):
+    """Bibliography entries as the text cites them (the plugin ``author_year_entries``).
+
+    pybtex's ``unsrt`` templates for the entry types of ``book/references.bib``, with
+    the year moved from the end to just after the authors, and the ``annote`` field
+    (what the book reads the work for) as a closing sentence in italics.  Entries are
+    sorted by authors, year and title, as the notebooks sort them.
+    """
+
+    default_sorting_style = "author_year_title"
+    # Hidden on the website and in the PDF (the entry itself starts with the citation).
+    default_label_style = "alpha"
+    # The entry types the templates below cover; tests/test_book_config.py checks the .bib.
+    ENTRY_TYPES = ("article", "book", "incollection", "inproceedings", "misc")
+
+    def format_names(self, role, as_sentence=True):
+        # "Alan Agresti and Brent A. Coull", "A, B and C": the notebooks' list, no serial comma.
+        formatted = names(role, sep=", ", sep2=" and ", last_sep=" and ")
+        return sentence[formatted] if as_sentence else formatted
+
+    def author_year(self):
+        return sentence[join[self.format_names("author", as_sentence=False), " (", field("year"), ")"]]
+
+    def annotation(self):
+        return optional[sentence[tag("em")[field("annote")]]]
+
+    def get_article_template(self, e):
+        volume_and_pages = first_of[
+            optional[join[field("volume"), optional["(", field("number"), ")"], ":", entry_pages]],
+            words["pages", entry_pages],
+        ]
+        return toplevel[
+            self.author_year(), self.format_title(e, "title"),
+            sentence[tag("em")[field("journal")], optional[volume_and_pages]],
+            sentence[optional_field("note")], self.annotation(),
+        ]
+
+    def get_book_template(self, e):
+        return toplevel[
+            self.author_year(), self.format_btitle(e, "title"), self.format_volume_and_series(e),
+            sentence[field("publisher"), optional_field("address"), self.format_edition(e)],
+            sentence[optional_field("note")], self.annotation(),
+        ]
+
+    def get_incollection_template(self, e):
+        return toplevel[
+            self.author_year(), self.format_title(e, "title"),
+            words["In", sentence[self.format_btitle(e, "booktitle", as_sentence=False),
+                                 self.format_chapter_and_pages(e)]],
+            sentence[optional_field("publisher"), optional_field("address")],
+            self.annotation(),
+        ]
+
+    def get_inproceedings_template(self, e):
+        return toplevel[
+            self.author_year(), self.format_title(e, "title"),
+            words["In", sentence[self.format_btitle(e, "booktitle", as_sentence=False),
+                                 optional[entry_pages]]],
+            sentence[optional_field("note")], self.annotation(),
+        ]
+
+    def get_misc_template(self, e):
+        return toplevel[
+            self.author_year(), self.format_title(e, "title"),
+            sentence[optional_field("howpublished")],
+            sentence[optional_field("note")], self.annotation(),
+        ]
+
+
+# Registered on import, before sphinxcontrib-bibtex looks the styles up.
 sphinxcontrib.bibtex.plugin.register_plugin(
     "sphinxcontrib.bibtex.style.referencing", "author_year_round", RoundAuthorYearStyle)
+register_pybtex_plugin("pybtex.style.formatting", "author_year_entries", AuthorYearEntryStyle)
 
 # What the executed outputs depend on besides the code cells' text.
 CACHE_INPUTS = ("evalmetrics/**/*.py", "tools/ipython_startup.py")
@@ -470,6 +554,27 @@ def _report_figure_text(app, env):
             logger.warning(line)
 
 
+def bibliography_problems(paths) -> list[str]:
+    """What keeps an entry of the .bib files from reading as the bibliography promises:
+    an entry type the style has no template for, or no ``annote``."""
+    from pybtex.database import parse_file
+
+    problems = []
+    for path in paths:
+        for key, entry in parse_file(str(path)).entries.items():
+            if entry.type not in AuthorYearEntryStyle.ENTRY_TYPES:
+                problems.append(f"{key}: entry type @{entry.type} has no author-year template "
+                                f"(_ext/evalmetrics_book.py, AuthorYearEntryStyle)")
+            if not entry.fields.get("annote", "").strip():
+                problems.append(f"{key}: no annote field (one sentence: what the book reads it for)")
+    return problems
+
+
+def _check_bibliography(app):
+    for problem in bibliography_problems(Path(app.srcdir) / path for path in app.config.bibtex_bibfiles):
+        logger.warning(f"bibliography: {problem}")
+
+
 def _add_stylesheet(app, config):
     config.html_static_path.append(str(ROOT / "_ext" / "static"))
     app.add_css_file("evalmetrics.css")
@@ -549,4 +654,5 @@ def setup(app):
     app.connect("doctree-read", _adopt_nodes)
     app.connect("config-inited", _add_stylesheet)
     app.connect("env-updated", _report_figure_text)
+    app.connect("builder-inited", _check_bibliography)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

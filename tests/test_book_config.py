@@ -538,6 +538,49 @@ def test_citation_style_is_author_year_in_round_brackets():
     assert brackets == {("(", ")")}
 
 
+def test_bibliography_entries_start_as_the_text_cites_them():
+    # Every entry reads "Authors (year). Title. ..." and ends with what the book reads it
+    # for, on the website and in the PDF (the pybtex style) as in the notebooks.
+    from pybtex.database import parse_file
+    from pybtex.plugin import find_plugin
+
+    name = CONFIG["sphinx"]["config"]["bibtex_default_style"]
+    style = find_plugin("pybtex.style.formatting", name)()
+    assert isinstance(style, evalmetrics_book.AuthorYearEntryStyle)
+    paths = [ROOT / path for path in CONFIG["bibtex_bibfiles"]]
+    assert evalmetrics_book.bibliography_problems(paths) == []
+    bib = parse_file(str(paths[0]))
+    citations = notebooks.citations_from_bibtex(paths)
+    text = find_plugin("pybtex.backends", "text")()
+    entries = list(style.format_bibliography(bib))
+    assert len(entries) == len(citations) > 30
+    for entry in entries:
+        shown, cited = entry.text.render(text), citations[entry.key]
+        # The year follows the authors and nowhere else ends the entry.
+        assert re.match(rf"[^()]+ \({cited.year}\)\. ", shown), shown
+        assert not shown.rstrip(".").endswith(cited.year), shown
+        # Surnames of the citation, then the annotation as the last sentence.
+        for surname in re.split(r" and | et al\.", cited.authors):
+            assert surname.strip() in shown.split(" (")[0], (surname, shown)
+        annote = bib.entries[entry.key].fields["annote"]
+        assert shown.endswith(annote.rstrip(".") + "."), shown
+        lead = f"({cited.year}). "
+        assert cited.reference.split(lead)[0] == shown.split(lead)[0], (cited.reference, shown)
+        assert cited.reference.endswith(f"*{annote.rstrip('.')}.*")
+    # The order of the notebooks' list (authors, then year) is the bibliography's.
+    keys = sorted(citations, key=lambda k: (citations[k].authors.lower(), citations[k].year))
+    assert keys == [entry.key for entry in entries]
+
+
+def test_bibliography_problems_name_the_entry(tmp_path):
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@phdthesis{someone2020,\n  author = {One, Some},\n  title = {T},\n"
+                   "  school = {S},\n  year = {2020}\n}\n", encoding="utf-8")
+    problems = evalmetrics_book.bibliography_problems([bib])
+    assert [p.split(":")[0] for p in problems] == ["someone2020", "someone2020"]
+    assert "@phdthesis" in problems[0] and "annote" in problems[1]
+
+
 # ------------------------------------------------------------ one numbering
 
 

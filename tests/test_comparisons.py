@@ -11,13 +11,19 @@ import numpy as np
 import pytest
 
 import evalmetrics as em
-from evalmetrics.handbook.comparisons import (FITTED_TOLERANCE, METRIC_TOLERANCE, NO_COUNTERPART, REGISTRY,
+from evalmetrics.handbook.comparisons import (FITTED_TOLERANCE, KINDS, METRIC_TOLERANCE, NO_COUNTERPART, REGISTRY,
                                               SIGMOID_TOLERANCE, Comparison, compare_all, format_table)
 from evalmetrics.handbook.comparisons._core import _gap, _mismatches
 
 SPLITTERS = {"k_fold", "stratified_k_fold", "group_k_fold", "time_series_split"}
 FITTED = {"LogisticRegression", "PlattScaling"}
 SIGMOID = {"PlattScaling(smooth_targets=True)", "PlattCalibrated(smooth_targets=True)"}
+# The book summarises the table by kind (book/checked-against-scikit-learn.md): a fitted
+# model's difference is never reported as a metric's.
+MODELS = FITTED | SIGMOID | {"GaussianNaiveBayes", "out_of_fold_probabilities", "isotonic_regression",
+                             'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")',
+                             'best_constant(metric="mape")', "mape_optimal_constant"}
+FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval"}
 
 
 def base_name(function):
@@ -64,6 +70,21 @@ def test_tolerances_are_the_documented_ones():
             assert check.tolerance == SIGMOID_TOLERANCE == 1e-6, check.function
         else:
             assert check.tolerance == METRIC_TOLERANCE == 1e-12, check.function
+
+
+def test_every_row_has_its_kind():
+    kinds = {check.function: check.kind for check in REGISTRY}
+    assert set(kinds.values()) == set(KINDS)
+    assert {name for name, kind in kinds.items() if kind == "splitter"} == SPLITTERS
+    assert {name for name, kind in kinds.items() if kind == "model"} == MODELS
+    assert {name for name, kind in kinds.items() if kind == "formula"} == FORMULAS
+    # Every estimator of the package (a class with fit) is compared as a model.
+    for name in kinds:
+        if isinstance(getattr(em, base_name(name)), type):
+            assert kinds[name] == "model", name
+    with pytest.raises(ValueError, match="kind"):
+        from evalmetrics.handbook.comparisons._core import _check
+        _check("f", "g", "d", kind="rate")
 
 
 def test_registry_names_are_unique_and_real():
@@ -197,17 +218,18 @@ def test_mismatches_count_differing_indices():
 
 def test_table_has_one_row_per_registry_entry(results):
     lines = format_table(results).splitlines()
-    assert lines[0].startswith("| Function |") and set(lines[1]) <= set("|-")
+    assert lines[0].startswith("| Function | Kind |") and set(lines[1]) <= set("|-")
     assert len(lines) == 2 + len(REGISTRY)
     for line, check in zip(lines[2:], REGISTRY):
-        assert line.startswith(f"| `{check.function}` |")
+        assert line.startswith(f"| `{check.function}` | {check.kind} |")
 
 
 def test_table_shows_exact_zero_and_small_differences():
-    rows = [Comparison("k_fold", "KFold", 0.0, "folds", 0.0), Comparison("f1", "f1_score", 1.1e-16, "ties")]
+    rows = [Comparison("k_fold", "KFold", 0.0, "folds", 0.0, "splitter"),
+            Comparison("f1", "f1_score", 1.1e-16, "ties")]
     lines = format_table(rows).splitlines()
-    assert lines[2] == "| `k_fold` | `KFold` | 0 | exact | folds |"
-    assert lines[3] == "| `f1` | `f1_score` | 1.1e-16 | 1.0e-12 | ties |"
+    assert lines[2] == "| `k_fold` | splitter | `KFold` | 0 | exact | folds |"
+    assert lines[3] == "| `f1` | metric | `f1_score` | 1.1e-16 | 1.0e-12 | ties |"
 
 
 def test_script_prints_the_table():

@@ -603,7 +603,8 @@ class _Page:
         return [f"**{heading}.**", "", *_trim(self.blocks(body)), ""]
 
     def references(self, all_entries: bool = False) -> list[str]:
-        keys = (sorted(self.book.citations, key=lambda k: (self.book.citations[k].authors,
+        # By authors and year, in the order of the website's and the PDF's bibliography.
+        keys = (sorted(self.book.citations, key=lambda k: (self.book.citations[k].authors.lower(),
                                                            self.book.citations[k].year))
                 if all_entries else self.cited)
         return [f"* {self.book.citations[k].reference}" for k in keys] + [""]
@@ -1255,7 +1256,8 @@ def citations_from_bibtex(paths) -> dict[str, Citation]:
         data = parse_file(str(path))
         for key, entry in data.entries.items():
             people = entry.persons.get("author") or entry.persons.get("editor") or []
-            lasts = [_tex_text(" ".join(p.last_names)) for p in people]
+            # "van Rijsbergen": the particle belongs to the name the text cites.
+            lasts = [_tex_text(" ".join(p.prelast_names + p.last_names)) for p in people]
             if len(lasts) == 1:
                 authors = lasts[0]
             elif len(lasts) == 2:
@@ -1280,6 +1282,9 @@ def citations_from_bibtex(paths) -> dict[str, Citation]:
             reference = f"{names} ({year}). {title}." + (f" *{tail}*." if tail else "")
             if entry.fields.get("doi"):
                 reference += f" https://doi.org/{entry.fields['doi']}"
+            # What the book reads the work for, as the website and the PDF end the entry.
+            if entry.fields.get("annote"):
+                reference += f" *{_tex_text(entry.fields['annote']).rstrip('.')}.*"
             found[key] = Citation(authors=authors, year=year, reference=reference)
     return found
 

@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["Check", "Comparison", "NO_COUNTERPART", "REGISTRY"]
+__all__ = ["Check", "Comparison", "KINDS", "NO_COUNTERPART", "REGISTRY"]
 
 
 # Metrics are sums and ratios of the same counts, so they agree to rounding.
@@ -29,6 +29,13 @@ FITTED_TOLERANCE = 1e-8
 # scikit-learn fits the sigmoid calibrator by L-BFGS and stops when the
 # gradient is below 1e-6; evalmetrics iterates Newton's method to convergence.
 SIGMOID_TOLERANCE = 1e-6
+
+# What a row compares, for the book's summary of the table (each kind has its own largest
+# difference): a metric of labels, scores and weights (counts, rates, curves, costs,
+# errors, their bootstrap intervals); a formula of numbers alone (the normal distribution,
+# the binormal AUC, the intervals of a proportion); a model fitted to data (its
+# predictions); a splitter (its folds).
+KINDS = ("metric", "formula", "model", "splitter")
 
 NO_COUNTERPART = {
     "ratio": "a guarded division, used by every rate",
@@ -63,6 +70,7 @@ class Comparison:
     max_abs_difference: float
     data: str
     tolerance: float = METRIC_TOLERANCE
+    kind: str = "metric"
 
     @property
     def agrees(self):
@@ -72,21 +80,28 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Check:
-    """A registry entry; ``run(rng, n)`` returns the largest difference."""
+    """A registry entry; ``run(rng, n)`` returns the largest difference.
+
+    ``kind`` is one of :data:`KINDS`: what the row compares.
+    """
 
     function: str
     counterpart: str
     data: str
     tolerance: float
     run: Callable[[np.random.Generator, int], float]
+    kind: str = "metric"
 
 
 REGISTRY: list[Check] = []
 
 
-def _check(function, counterpart, data, tolerance=METRIC_TOLERANCE):
+def _check(function, counterpart, data, tolerance=METRIC_TOLERANCE, kind="metric"):
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+
     def register(run):
-        REGISTRY.append(Check(function, counterpart, data, tolerance, run))
+        REGISTRY.append(Check(function, counterpart, data, tolerance, run, kind))
         return run
     return register
 

@@ -127,9 +127,9 @@ def _features(rng, n, p=4):
 # families of checks
 # ---------------------------------------------------------------------------
 
-def _binary_check(function, counterpart, compute, data=_BINARY_DATA, tolerance=METRIC_TOLERANCE):
+def _binary_check(function, counterpart, compute, data=_BINARY_DATA, tolerance=METRIC_TOLERANCE, kind="metric"):
     """``compute(d)`` returns (ours, theirs) pairs for one binary data set."""
-    _check(function, counterpart, data, tolerance)(
+    _check(function, counterpart, data, tolerance, kind)(
         lambda rng, n: _worst(pair for d in binary_sets(rng, n) for pair in compute(d)))
 
 

@@ -19,7 +19,8 @@ from ._data import _class_sets, _features
 # cross-validation (the differences count mismatched indices)
 # ---------------------------------------------------------------------------
 
-@_check("k_fold", "sklearn.model_selection.KFold", "n and n + 3 rows; 2, 5, 7 folds; unshuffled and 3 seeds", 0.0)
+@_check("k_fold", "sklearn.model_selection.KFold", "n and n + 3 rows; 2, 5, 7 folds; unshuffled and 3 seeds", 0.0,
+        kind="splitter")
 def _(rng, n):
     kfold = _load("sklearn.model_selection.KFold")
     return sum(_mismatches(cross_validation.k_fold(rows, n_splits=k, shuffle=seed is not None, seed=seed),
@@ -28,7 +29,7 @@ def _(rng, n):
 
 
 @_check("stratified_k_fold", "sklearn.model_selection.StratifiedKFold",
-        "2, 3, 5 classes (ints, strings); 3 and 5 folds; unshuffled and 3 seeds", 0.0)
+        "2, 3, 5 classes (ints, strings); 3 and 5 folds; unshuffled and 3 seeds", 0.0, kind="splitter")
 def _(rng, n):
     stratified = _load("sklearn.model_selection.StratifiedKFold")
     return sum(_mismatches(cross_validation.stratified_k_fold(y, n_splits=k, shuffle=seed is not None, seed=seed),
@@ -37,7 +38,7 @@ def _(rng, n):
 
 
 @_check("group_k_fold", "sklearn.model_selection.GroupKFold", "groups of 1 to 12 rows, ints and strings; 2, 3, 5 folds",
-        0.0)
+        0.0, kind="splitter")
 def _(rng, n):
     grouped = _load("sklearn.model_selection.GroupKFold")
     count = 0.0
@@ -50,7 +51,7 @@ def _(rng, n):
 
 
 @_check("time_series_split", "sklearn.model_selection.TimeSeriesSplit",
-        "3 and 5 splits; test_size default and 7; gap 0 and 2; max_train_size None and 20", 0.0)
+        "3 and 5 splits; test_size default and 7; gap 0 and 2; max_train_size None and 20", 0.0, kind="splitter")
 def _(rng, n):
     splitter = _load("sklearn.model_selection.TimeSeriesSplit")
     return sum(_mismatches(cross_validation.time_series_split(n, **options), splitter(**options).split(np.zeros(n)))
@@ -59,7 +60,7 @@ def _(rng, n):
 
 
 @_check("out_of_fold_probabilities", 'sklearn.model_selection.cross_val_predict(GaussianNB(), method="predict_proba")',
-        "4 features on mixed scales; shuffled stratified 5 folds, 2 seeds")
+        "4 features on mixed scales; shuffled stratified 5 folds, 2 seeds", kind="model")
 def _(rng, n):
     pairs = []
     for seed in (0, 1):

@@ -18,13 +18,13 @@ from ._core import _check, _gap, _load, _worst
 # intervals
 # ---------------------------------------------------------------------------
 
-@_check("normal_quantile", "scipy.special.ndtri", "3,999 levels in (0, 1); tails down to 1e-295")
+@_check("normal_quantile", "scipy.special.ndtri", "3,999 levels in (0, 1); tails down to 1e-295", kind="formula")
 def _(rng, n):
     levels = np.r_[np.linspace(0, 1, 4001)[1:-1], 10.0 ** -np.arange(1, 300, 7), 1 - 10.0 ** -np.arange(1, 16)]
     return _gap([intervals.normal_quantile(float(p)) for p in levels], _load("scipy.special.ndtri")(levels))
 
 
-@_check("normal_cdf", "scipy.special.ndtr", "4,001 points from -37 to 8 (down to 1e-300)")
+@_check("normal_cdf", "scipy.special.ndtr", "4,001 points from -37 to 8 (down to 1e-300)", kind="formula")
 def _(rng, n):
     x = np.linspace(-37.0, 8.0, 4001)
     return _gap(intervals.normal_cdf(x), _load("scipy.special.ndtr")(x))
@@ -38,11 +38,11 @@ def _proportions():
 
 
 _PROPORTIONS = "k from 0 to n, n from 1 to 1,000; confidence 0.8, 0.95, 0.99"
-_check("wilson_interval", 'scipy.stats.binomtest(k, n).proportion_ci(method="wilson")', _PROPORTIONS)(
+_check("wilson_interval", 'scipy.stats.binomtest(k, n).proportion_ci(method="wilson")', _PROPORTIONS, kind="formula")(
     lambda rng, n: _worst((intervals.wilson_interval(k, trials, confidence=c), tuple(
         _load("scipy.stats.binomtest")(k, trials).proportion_ci(confidence_level=c, method="wilson")))
         for k, trials, c in _proportions()))
-_check("wald_interval", "p̂ ± z √(p̂ (1 − p̂) / n), z from scipy.stats.norm.ppf", _PROPORTIONS)(
+_check("wald_interval", "p̂ ± z √(p̂ (1 − p̂) / n), z from scipy.stats.norm.ppf", _PROPORTIONS, kind="formula")(
     lambda rng, n: _worst((intervals.wald_interval(k, trials, confidence=c), (k / trials - half, k / trials + half))
                           for k, trials, c in _proportions()
                           for half in [_load("scipy.stats.norm").ppf(0.5 + c / 2)

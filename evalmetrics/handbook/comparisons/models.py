@@ -22,7 +22,7 @@ from ._data import _features
 
 @_check("LogisticRegression", "StandardScaler + sklearn.linear_model.LogisticRegression(C=1/penalty, "
         'solver="newton-cholesky", tol=1e-12)', "4 features on mixed scales; penalty 0.01, 1, 10; new rows",
-        FITTED_TOLERANCE)
+        FITTED_TOLERANCE, kind="model")
 def _(rng, n):
     pairs = []
     for penalty in (0.01, 1.0, 10.0):
@@ -35,7 +35,8 @@ def _(rng, n):
     return _worst(pairs)
 
 
-@_check("GaussianNaiveBayes", "sklearn.naive_bayes.GaussianNB", "4 features on mixed scales; var_smoothing 1e-9, 1e-3")
+@_check("GaussianNaiveBayes", "sklearn.naive_bayes.GaussianNB", "4 features on mixed scales; var_smoothing 1e-9, 1e-3",
+        kind="model")
 def _(rng, n):
     pairs = []
     for smoothing in (1e-9, 1e-3):
@@ -46,6 +47,7 @@ def _(rng, n):
     return _worst(pairs)
 
 
-_check("binormal_auc", "scipy.stats.norm.cdf(mean / √(1 + sd²))", "mean from −3 to 3, sd from 0.25 to 4")(
+_check("binormal_auc", "scipy.stats.norm.cdf(mean / √(1 + sd²))", "mean from −3 to 3, sd from 0.25 to 4",
+       kind="formula")(
     lambda rng, n: _worst((datasets.binormal_auc(mean, sd=sd), _load("scipy.stats.norm").cdf(mean / math.hypot(1, sd)))
                           for mean in np.linspace(-3, 3, 13) for sd in (0.25, 1.0, 2.0, 4.0)))

@@ -92,7 +92,7 @@ def _isotonic(d):
 
 
 _binary_check("isotonic_regression", "sklearn.isotonic.isotonic_regression, scipy.optimize.isotonic_regression",
-              _isotonic, "0/1 and real targets with ties, half weighted")
+              _isotonic, "0/1 and real targets with ties, half weighted", kind="model")
 
 
 def _isotonic_calibration(d):
@@ -105,7 +105,7 @@ def _isotonic_calibration(d):
 
 _binary_check('IsotonicCalibration(interpolation="linear")',
               'sklearn.isotonic.IsotonicRegression(out_of_bounds="clip")',
-              _isotonic_calibration, _BINARY_DATA + "; a grid beyond the fitted range")
+              _isotonic_calibration, _BINARY_DATA + "; a grid beyond the fitted range", kind="model")
 
 _GRID = np.linspace(-4.0, 4.0, 81)
 
@@ -170,15 +170,16 @@ def _platt_smoothed(d):
 
 
 _binary_check("PlattScaling", 'sklearn.linear_model.LogisticRegression(C=inf, solver="newton-cholesky") on the score',
-              _platt, _BINARY_DATA + "; probabilities on a grid", FITTED_TOLERANCE)
+              _platt, _BINARY_DATA + "; probabilities on a grid", FITTED_TOLERANCE, kind="model")
 _binary_check("PlattScaling(smooth_targets=True)",
               'sklearn.calibration.CalibratedClassifierCV(FrozenEstimator(model), method="sigmoid")', _platt_smoothed,
-              _BINARY_DATA + "; probabilities on a grid", SIGMOID_TOLERANCE)
+              _BINARY_DATA + "; probabilities on a grid", SIGMOID_TOLERANCE, kind="model")
 
 
 @_check("PlattCalibrated(smooth_targets=True)", 'sklearn.calibration.CalibratedClassifierCV(method="sigmoid", '
         "ensemble=False, cv=StratifiedKFold(3, shuffle=True))",
-        "4 features on mixed scales, 3 seeds; scikit-learn's LogisticRegression inside", SIGMOID_TOLERANCE)
+        "4 features on mixed scales, 3 seeds; scikit-learn's LogisticRegression inside", SIGMOID_TOLERANCE,
+        kind="model")
 def _(rng, n):
     logistic = _load("sklearn.linear_model.LogisticRegression")
     calibrated = _load("sklearn.calibration.CalibratedClassifierCV")

@@ -43,12 +43,12 @@ def _grid_minimum(y, w, loss):
 
 for _metric, _loss in (("mae", "mean_absolute_error"), ("mape", "mean_absolute_percentage_error")):
     _check(f'best_constant(metric="{_metric}")', f"lowest minimiser of sklearn.metrics.{_loss} over the targets",
-           _REGRESSION_DATA)(
+           _REGRESSION_DATA, kind="model")(
         lambda rng, n, metric=_metric, loss=f"sklearn.metrics.{_loss}": _worst(
             ((best.low, best.loss), _grid_minimum(y, w, loss)) for y, _, w in _regression_sets(rng, n)
             for best in [regression.best_constant(y, metric=metric, sample_weight=w)]))
 _check("mape_optimal_constant", "argmin of sklearn.metrics.mean_absolute_percentage_error over the targets",
-       _REGRESSION_DATA)(lambda rng, n: _worst(
+       _REGRESSION_DATA, kind="model")(lambda rng, n: _worst(
            (regression.mape_optimal_constant(y, sample_weight=w),
             _grid_minimum(y, w, "sklearn.metrics.mean_absolute_percentage_error")[0])
            for y, _, w in _regression_sets(rng, n)))

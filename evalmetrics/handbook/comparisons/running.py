@@ -51,7 +51,7 @@ def compare_all(*, seed=0, n=200, functions=None):
         if unknown:
             raise ValueError(f"functions not in the registry: {sorted(unknown)}")
     return [Comparison(check.function, check.counterpart, check.run(np.random.default_rng([seed, i]), n), check.data,
-                       check.tolerance)
+                       check.tolerance, check.kind)
             for i, check in enumerate(REGISTRY) if functions is None or check.function in functions]
 
 
@@ -67,13 +67,13 @@ def format_table(rows):
     Examples
     --------
     >>> print(format_table([Comparison("roc_auc", "sklearn.metrics.roc_auc_score", 2.2e-16, "ties")]))
-    | Function | Counterpart | Largest difference | Tolerance | Data |
-    |---|---|---|---|---|
-    | `roc_auc` | `sklearn.metrics.roc_auc_score` | 2.2e-16 | 1.0e-12 | ties |
+    | Function | Kind | Counterpart | Largest difference | Tolerance | Data |
+    |---|---|---|---|---|---|
+    | `roc_auc` | metric | `sklearn.metrics.roc_auc_score` | 2.2e-16 | 1.0e-12 | ties |
     """
-    lines = ["| Function | Counterpart | Largest difference | Tolerance | Data |", "|---|---|---|---|---|"]
+    lines = ["| Function | Kind | Counterpart | Largest difference | Tolerance | Data |", "|---|---|---|---|---|---|"]
     for row in rows:
-        cells = (f"`{row.function}`", f"`{row.counterpart}`", _number(row.max_abs_difference),
+        cells = (f"`{row.function}`", row.kind, f"`{row.counterpart}`", _number(row.max_abs_difference),
                  _number(row.tolerance) if row.tolerance else "exact", row.data)
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return "\n".join(lines)
