@@ -153,6 +153,54 @@ def new_axes(ax=None, *, figsize=(4.2, 4.0)):
     return fig, ax
 
 
+def mark_small_bars(ax, bars, *, fmt="{:g}", share=0.01):
+    """Mark the bars too short to be seen: a tick in the bar's colour and its value above.
+
+    A bar of height zero is not drawn at all, and a count of 1 among hundreds
+    is under a pixel tall: without a mark a reader cannot tell such a bar from
+    a missing one.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    bars : matplotlib BarContainer
+        The bars, as ``ax.bar`` returns them (vertical).
+    fmt : str, default "{:g}"
+        Format of the value written above a marked bar.
+    share : float, default 0.01
+        A bar shorter than this share of the y-axis' span is marked.
+
+    Returns
+    -------
+    list of int
+        The positions in ``bars`` of the bars marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> mark_small_bars(ax, ax.bar([0, 1, 2], [0.5, 0.0, 0.3]))
+    [1]
+    >>> plt.close(fig)
+    """
+    low, high = ax.get_ylim()
+    marked = []
+    for i, (bar, value) in enumerate(zip(bars.patches, bars.datavalues)):
+        if abs(bar.get_height()) >= share * abs(high - low):
+            continue
+        left, base = bar.get_x(), bar.get_y() + bar.get_height()
+        # Unclipped: at the axis' lower limit a clipped tick would lose half its width.
+        ax.plot([left, left + bar.get_width()], [base, base], color=bar.get_facecolor(),
+                linewidth=2.5, solid_capstyle="butt", clip_on=False)
+        ax.annotate(fmt.format(value), (left + bar.get_width() / 2, base), xytext=(0, 2),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=SMALL_TEXT,
+                    color="black")
+        marked.append(i)
+    return marked
+
+
 def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
     """Label the axes (always), add a legend if there is something to show."""
     ax.set_xlabel(xlabel)
