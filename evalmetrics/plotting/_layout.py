@@ -38,7 +38,7 @@ import itertools
 
 import numpy as np
 
-__all__ = ["LayoutFault", "layout_faults"]
+__all__ = ["LayoutFault", "clear_location", "layout_faults"]
 
 #: A face at least this opaque hides what lies under it: it is data, not shading.
 SOLID_ALPHA = 0.3
@@ -515,13 +515,68 @@ def layout_faults(fig):
     ["legend entry 'diagonal' (axes untitled) lies on line 'diagonal' (axes untitled)"]
     >>> plt.close(fig)
     """
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    texts = _texts(fig, renderer)
-    data = _data(fig)
+    renderer, texts, data = _measure(fig)
     faults = list(_text_on_data(texts, data))
     faults += _text_on_text(texts)
     faults += _insets_on_data(fig, data)
     faults += _zero_bars(fig, renderer, texts, data)
     faults += _labels_joining_ticks(fig, renderer)
     return faults
+
+
+def clear_location(legend, locations):
+    """The first of ``locations`` where a legend lies on no data and no other text.
+
+    The figure is drawn once, with the legend at the first place; at the others
+    the legend's entries are moved with its box (its content does not change),
+    so trying a place costs no further drawing.  What
+    :func:`evalmetrics.plotting._style.place_legend` asks.
+
+    Parameters
+    ----------
+    legend : matplotlib.legend.Legend
+        A legend inside its axes (a legend outside moves the layout).
+    locations : sequence of str
+        Matplotlib's legend locations, in order of preference.
+
+    Returns
+    -------
+    str or None
+        None when the legend hides something at every place; the legend is
+        left at the place returned, or at the last one tried.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> _ = ax.plot([0, 1], [0, 1], label="diagonal")
+    >>> legend = ax.legend()
+    >>> clear_location(legend, ["center", "lower right", "upper left"])
+    'lower right'
+    >>> print(clear_location(legend, ["center"]))
+    None
+    >>> plt.close(fig)
+    """
+    legend.set_loc(locations[0])
+    renderer, texts, data = _measure(legend.get_figure(root=True))
+    own = [text for text in texts if text.group is legend]
+    others = [text for text in texts if text.group is not legend]
+    start = legend.get_window_extent(renderer)
+    for location in locations:
+        legend.set_loc(location)
+        box = legend.get_window_extent(renderer)
+        moved = [dataclasses.replace(text, box=text.box.translated(box.x0 - start.x0, box.y0 - start.y0))
+                 for text in own]
+        if not any(_text_on_data(moved, data)) and \
+                not any(_boxes_overlap(a.box, b.box) for a in moved for b in others):
+            return location
+    return None
+
+
+def _measure(fig):
+    """Draw the figure (constrained layout settles) and collect its texts and data."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    return renderer, _texts(fig, renderer), _data(fig)

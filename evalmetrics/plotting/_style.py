@@ -201,8 +201,70 @@ def mark_small_bars(ax, bars, *, fmt="{:g}", share=0.01):
     return marked
 
 
+def legend_below(ax, **kwargs):
+    """A legend under the x label of ``ax``, where it hides none of the data.
+
+    The gap is measured on the drawn axis (tick labels and label), not
+    guessed as a fraction of the axes' height, so the legend clears the label
+    at every figure size; constrained layout then makes room for it.
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.figure
+    # Points from the axes' bottom edge to the bottom of its label (none: a shared axis
+    # drawn only on the panel below).
+    drawn = ax.xaxis.get_tightbbox()
+    depth = 0.0 if drawn is None else (ax.bbox.y0 - drawn.y0) * 72 / fig.dpi
+    anchor = ax.transAxes + ScaledTranslation(0.0, -(depth + 2.0) / 72, fig.dpi_scale_trans)
+    options = dict(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
+    return ax.legend(bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **{**options, **kwargs})
+
+
+def place_legend(ax, locations, *, below=None, **kwargs):
+    """A legend inside the axes where it lies on no data and no text, else under them.
+
+    The places of ``locations`` are tried in turn on the drawn figure
+    (:func:`evalmetrics.plotting._layout.clear_location`); the first that
+    hides nothing wins.  When none does (a reference line or a curve crosses
+    every one), the legend goes under the x label (:func:`legend_below`).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    locations : sequence of str
+        Matplotlib's legend locations, in order of preference.
+    below : dict, optional
+        Options of the legend under the axes (``ncol``, say).
+    **kwargs
+        Options of the legend wherever it goes.
+
+    Returns
+    -------
+    matplotlib Legend
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> _ = ax.plot([0, 1], [0, 1], label="diagonal")
+    >>> place_legend(ax, ["center", "upper left"])._loc  # matplotlib's code of "upper left"
+    2
+    >>> plt.close(fig)
+    """
+    from ._layout import clear_location
+
+    options = dict(frameon=False, fontsize=SMALL_TEXT, **kwargs)
+    legend = ax.legend(**options)
+    if clear_location(legend, locations) is not None:
+        return legend
+    legend.remove()
+    return legend_below(ax, **{**options, **(below or {})})
+
+
 def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
-    """Label the axes (always), add a legend if there is something to show."""
+    """Label the axes (always), add a legend if there is something to show (:func:`place_legend`)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
@@ -216,5 +278,6 @@ def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(frameon=False)
+        # Matplotlib's best place, if it hides nothing; else under the axes.
+        place_legend(ax, ["best"])
     return ax
