@@ -14,6 +14,7 @@ build applies the same check to every figure a page draws
 from __future__ import annotations
 
 import doctest
+import os
 
 import numpy as np
 import pytest
@@ -295,3 +296,27 @@ def test_the_book_figure_is_readable(case, request):
 def test_every_function_without_an_example_has_its_case():
     assert set(BOOK_FIGURES_OF.values()) <= set(BOOK_CASES)
     assert set(BOOK_FIGURES_OF) <= set(COMPANION) | set(LIBRARY)
+
+
+def test_the_book_kernels_report_a_fault_to_the_build(tmp_path):
+    # The start-up file of the book's kernels checks each figure saved as PNG and
+    # writes its faults to the log the build turns into warnings (-W: a failure).
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    log = tmp_path / "figure-text.log"
+    startup = Path(__file__).resolve().parents[1] / "tools" / "ipython_startup.py"
+    script = (f"exec(open({str(startup)!r}).read())\n"
+              "import matplotlib.pyplot as plt\n"
+              "for where in ('center', 'upper left'):\n"
+              "    fig, ax = plt.subplots(figsize=(4, 3))\n"
+              "    ax.plot([0, 1], [0, 1], label='diagonal')\n"
+              "    ax.legend(loc=where)\n"
+              f"    fig.savefig({str(tmp_path / 'f.png')!r}, format='png')\n")
+    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "EVALMETRICS_FIGURE_LOG": str(log),
+                                                               "MPLBACKEND": "Agg"},
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (line,) = log.read_text(encoding="utf-8").splitlines()  # the centred legend only
+    assert line.startswith("figure layout (overlap)") and "legend entry 'diagonal'" in line

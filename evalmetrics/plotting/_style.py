@@ -17,6 +17,7 @@ browser test confirms the column width the rule assumes.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -260,7 +261,26 @@ def place_legend(ax, locations, *, below=None, **kwargs):
     if clear_location(legend, locations) is not None:
         return legend
     legend.remove()
-    return legend_below(ax, **{**options, **(below or {})})
+    legend = legend_below(ax, **{**options, **(below or {})})
+    _make_room(ax, legend)
+    return legend
+
+
+# Inches a figure has grown for the legends under its axes: the tallest one (panels
+# side by side share the room; a second curve on an axes replaces its legend).
+_ROOM = weakref.WeakKeyDictionary()
+
+
+def _make_room(ax, legend):
+    """Grow the figure by the legend's height, so that the axes keep their size."""
+    fig = ax.figure
+    if fig.get_layout_engine() is None:
+        return  # without a layout engine nothing makes room in the figure anyway
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
+    grow = height - _ROOM.get(fig, 0.0)
+    if grow > 0:
+        fig.set_figheight(fig.get_figheight() + grow)
+        _ROOM[fig] = height
 
 
 def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
