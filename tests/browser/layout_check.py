@@ -18,7 +18,7 @@ What is measured (``MEASURE`` below), and the rule each finding breaks:
   (``document.scrollingElement.scrollWidth > innerWidth``); an element wider
   than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``).
   That is what a phone accepts: at 390 px a code cell shows about 38
-  characters and a solution's about 35, so code lines, wide display equations
+  characters and a solution's about 30, so code lines, wide display equations
   and wide tables scroll inside their own box (the code rule is the desktop's);
   the page itself never does;
 * **figures legible as shown**: a figure is drawn for the width it is shown at:
@@ -29,9 +29,9 @@ What is measured (``MEASURE`` below), and the rule each finding breaks:
   every figure is shown at its natural width or the column's, never narrower;
 * **code cells**: a code cell or docstring example whose longest line is wider
   than the cell would scroll sideways: a finding like any other.  At 1280 px
-  (14 px monospace, 16 px padding each side) 77 characters fit in a page's code
-  cell, 74 in the code of a solution or an exercise (its box is indented), 73 in
-  an API page's indented example;
+  (14 px monospace, 8.4 px a character, 16 px padding each side) 77 characters
+  fit in a page's code cell, 69 in an opened solution (its box is indented), 73
+  in an API page's indented example;
 * **alt text** on every image, saying what the figure shows, not a file path;
 * **nothing of the build**: no ``NBVAL_CHECK_OUTPUT`` marker or ``from myst_nb
   import glue`` in a visible cell, no glued integer printed as ``82.0``, no raw
