@@ -1,5 +1,5 @@
-"""Helpers shared by the test files: comparing results with a tolerance, watching
-the bootstrap's fast path, running the command line.
+"""Helpers shared by the test files: comparing results with a tolerance, reading a
+figure's layout, watching the bootstrap's fast path, running the command line.
 
 The test files import it by name (``from helpers import assert_close``):
 pytest puts ``tests/`` on ``sys.path`` for the files in it.
@@ -36,6 +36,15 @@ def assert_close(actual, expected, *, tol=TOL, relative=False):
         a, b = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
     assert a.shape == b.shape, f"shapes differ: {a.shape} against {b.shape}"
     np.testing.assert_allclose(a, b, rtol=tol if relative else 0.0, atol=tol, equal_nan=True)
+
+
+def assert_readable(fig):
+    """Assert that a drawn figure can be read: no text on data or text, no bar left
+    undrawn (``evalmetrics.plotting._layout.layout_faults`` says what it measures)."""
+    from evalmetrics.plotting._layout import layout_faults
+
+    faults = layout_faults(fig)
+    assert not faults, "the figure has layout faults:\n" + "\n".join(map(str, faults))
 
 
 def spy_on_engine(monkeypatch) -> list:

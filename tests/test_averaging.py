@@ -18,7 +18,7 @@ from evalmetrics.arrays import UndefinedMetricWarning
 from evalmetrics.averaging import AveragedScores, ClassScores, averaged_scores, f1_of_macro_averages, per_class_scores
 from evalmetrics.rates import accuracy, balanced_accuracy
 from evalmetrics.worked_example import graded_parts
-from helpers import assert_close
+from helpers import assert_close, assert_readable
 
 EXACT = 1e-15
 
@@ -269,9 +269,9 @@ def test_bad_beta():
 
 
 def test_class_scores_figure_hides_no_bar():
-    # The graded parts' figure: the legend sits above the axes, each average's
-    # F label over its own group, clear of every bar (the macro label ran into
-    # the weighted bars when it stood over the F bar).
+    # The graded parts' figure: the legend above the axes, each average's F label
+    # over its own group, the title above the legend, each clear of every bar and
+    # text (the macro label ran into the weighted bars when it stood over the F bar).
     pytest.importorskip("matplotlib")
     import matplotlib
 
@@ -283,14 +283,29 @@ def test_class_scores_figure_hides_no_bar():
     parts = graded_parts()
     for title in (None, "graded parts"):
         fig = plot_class_scores(per_class_scores(parts.y_true, parts.y_pred), title=title)
-        fig.canvas.draw()
+        assert_readable(fig)
         ax = fig.axes[0]
-        legend = ax.get_legend().get_window_extent()
-        assert legend.y0 >= ax.bbox.y1
-        if title:
-            assert ax.title.get_window_extent().y0 >= legend.y1
-        bars = [patch.get_window_extent() for patch in ax.patches]
-        labels = [text.get_window_extent() for text in ax.texts]
-        assert len(labels) == 3
-        assert not any(label.overlaps(bar) for label in labels for bar in bars)
+        assert ax.get_legend().get_window_extent().y0 >= ax.bbox.y1
+        assert [text.get_text()[:2] for text in ax.texts] == ["F "] * 3
         plt.close(fig)
+
+
+def test_class_scores_figure_marks_its_zero_bars():
+    # A grader that calls every part good scores 0 on the two other grades: six
+    # bars of height 0, each with a tick and a "0" (Exercise 4.2 reads them).
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.counts import plot_class_scores
+
+    parts = graded_parts()
+    lazy = per_class_scores(parts.y_true, np.full(len(parts.y_true), "good"), zero_division=0)
+    fig = plot_class_scores(lazy)
+    assert_readable(fig)
+    ax = fig.axes[0]
+    assert sorted(text.get_text() for text in ax.texts if not text.get_text().startswith("F")) == ["0"] * 6
+    assert sum(list(line.get_ydata()) == [0, 0] for line in ax.get_lines()) == 6  # the ticks
+    plt.close(fig)

@@ -25,7 +25,7 @@ from evalmetrics.curves import (
     threshold_table,
 )
 from evalmetrics.worked_example import twelve_units
-from helpers import assert_close
+from helpers import assert_close, assert_readable
 
 UNITS = twelve_units()
 Y, S = UNITS.y_true, UNITS.y_score
@@ -518,6 +518,7 @@ def test_precision_recall_legend_hides_no_curve():
         # draws twice too).
         fig.canvas.draw()
         fig.canvas.draw()
+        assert_readable(fig)
         pr_ax = fig.axes[1]
         legend = pr_ax.get_legend().get_window_extent()
         assert legend.y1 <= pr_ax.xaxis.get_tightbbox().y0

@@ -454,6 +454,46 @@ def test_png_figures_are_pngs(tied_report):
     assert all(f.png.startswith(b"\x89PNG\r\n\x1a\n") for f in figures)
 
 
+def readable_figures(monkeypatch):
+    """The layout faults of every figure the report saves from now on, by figure name."""
+    from evalmetrics.plotting._layout import layout_faults
+    from evalmetrics.report import figures as report_figures_module
+
+    found = []
+    save = report_figures_module.figure_png
+
+    def checked(fig):
+        found.append([str(fault) for fault in layout_faults(fig)])
+        return save(fig)
+
+    monkeypatch.setattr(report_figures_module, "figure_png", checked)
+    return found
+
+
+def test_report_figures_are_readable(tied_report, monkeypatch):
+    # Every figure of a report as the command line draws it (matplotlib's own style,
+    # not the handbook's): no text on data or on text, no bar left undrawn.
+    found = readable_figures(monkeypatch)
+    units = twelve_units()
+    small = build_report(dataset_from_arrays(units.y_true, {"model": units.y_score}), resamples=50,
+                         false_negative_cost=10)
+    _, labels, a, b = tied_data(21)
+    costly = build_report(dataset_from_arrays(labels, {"a": a, "b": b}, pos_label="yes"), resamples=50,
+                          false_negative_cost=5)
+    names = [f.name for report in (tied_report[3], small, costly) for f in report_figures(report)]
+    assert names.count("costs.png") == 2 and len(found) == len(names) == 8
+    assert found == [[]] * len(names), dict(zip(names, found))
+
+
+def test_demo_figures_are_readable(monkeypatch):
+    from evalmetrics.handbook import run_screening
+    from evalmetrics.report.demo import demo_figures
+
+    found = readable_figures(monkeypatch)
+    assert len(demo_figures(run_screening(resamples=20))) == len(found) == 3
+    assert found == [[]] * 3, found
+
+
 def test_module_sizes_stay_small():
     # House rule: modules under ~400 lines.
     import pathlib

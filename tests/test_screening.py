@@ -19,6 +19,7 @@ from sklearn.model_selection import StratifiedKFold
 from evalmetrics.handbook import screening
 from evalmetrics.datasets import breast_cancer
 from evalmetrics.handbook.screening import run_screening
+from helpers import assert_readable
 
 matplotlib.use("Agg")
 
@@ -366,13 +367,13 @@ def test_figures(result):
     fig = figures.plot_screening_bootstrap(result)
     assert fig.axes[2].get_xlabel() == "logistic regression minus naive Bayes"
     plt.close(fig)
-    # The legends sit outside the panels: inside, they hid points and histograms.
-    for fig in (figures.plot_screening_reliability(result), figures.plot_screening_bootstrap(result)):
-        fig.canvas.draw()
+    # One legend outside the panels: inside, they hid points, histograms and (the
+    # chosen threshold's line through every entry) the costs.
+    for fig in (figures.plot_screening_reliability(result), figures.plot_screening_bootstrap(result),
+                figures.plot_screening_costs(result)):
+        assert_readable(fig)
         assert all(ax.get_legend() is None for ax in fig.axes)
         (legend,) = fig.legends
-        box = legend.get_window_extent()
-        assert not any(box.overlaps(ax.get_tightbbox()) for ax in fig.axes)
         plt.close(fig)
     with pytest.raises(ValueError, match="which"):
         figures.plot_screening_reliability(result, which="training")

@@ -3,10 +3,12 @@
 # copies this file into the IPython profile of the kernels it starts.
 #
 # Every figure a page draws gets the handbook's font sizes and TrueType fonts
-# (evalmetrics.plotting._style.RC), and its text is measured when it is saved as
-# PNG: text under 9 CSS pixels on the website or 7 points in the PDF is reported on
-# stderr and in the build's log (EVALMETRICS_FIGURE_LOG, set by _ext/evalmetrics_book.py,
-# which turns each line into a build warning: a hidden cell's stderr is never shown).
+# (evalmetrics.plotting._style.RC), and is measured when it is saved as PNG: text
+# under 9 CSS pixels on the website or 7 points in the PDF, and every layout fault
+# (evalmetrics.plotting._layout: text on data or on text, a zero bar left unmarked,
+# colliding tick labels) is reported on stderr and in the build's log
+# (EVALMETRICS_FIGURE_LOG, set by _ext/evalmetrics_book.py, which turns each line
+# into a build warning, so the build fails: a hidden cell's stderr is never shown).
 #
 # The figures are the outputs of their cells only with matplotlib's inline backend, which
 # ipykernel chooses unless MPLBACKEND names another (a headless machine often sets
@@ -27,7 +29,7 @@ def _evalmetrics_figure_rule():
         import matplotlib
         from matplotlib.backend_bases import FigureCanvasBase
 
-        from evalmetrics.plotting import _style
+        from evalmetrics.plotting import _layout, _style
     except ImportError:  # a kernel without matplotlib draws no figure
         return
     import os
@@ -36,22 +38,26 @@ def _evalmetrics_figure_rule():
     matplotlib.rcParams.update(_style.RC)
     print_figure = FigureCanvasBase.print_figure
 
+    def report(message):
+        print(message, file=sys.stderr)
+        if os.environ.get("EVALMETRICS_FIGURE_LOG"):
+            with open(os.environ["EVALMETRICS_FIGURE_LOG"], "a", encoding="utf-8") as log:
+                log.write(message + "\n")
+
     def checked_print_figure(self, filename, *args, format=None, **kwargs):
         result = print_figure(self, filename, *args, format=format, **kwargs)
         if format == "png":  # once per figure: the PDF copy is the same drawing
+            labels = [ax.get_title() or ax.get_xlabel() for ax in self.figure.axes]
             sizes = _style.text_sizes(self.figure)
             if sizes is not None and not sizes.legible:
-                labels = [ax.get_title() or ax.get_xlabel() for ax in self.figure.axes]
-                message = (f"figure text too small in the figure of {labels[:3]}: "
-                           f"{sizes.text!r} is {sizes.points:.1f} pt in a "
-                           f"{self.figure.get_figwidth():.1f} in wide figure, {sizes.web_px:.1f} "
-                           f"CSS px on the website (at least {_style.MIN_WEB_TEXT_PX:g}) and "
-                           f"{sizes.print_pt:.1f} pt in the PDF (at least "
-                           f"{_style.MIN_PRINT_TEXT_PT:g})")
-                print(message, file=sys.stderr)
-                if os.environ.get("EVALMETRICS_FIGURE_LOG"):
-                    with open(os.environ["EVALMETRICS_FIGURE_LOG"], "a", encoding="utf-8") as log:
-                        log.write(message + "\n")
+                report(f"figure text too small in the figure of {labels[:3]}: "
+                       f"{sizes.text!r} is {sizes.points:.1f} pt in a "
+                       f"{self.figure.get_figwidth():.1f} in wide figure, {sizes.web_px:.1f} "
+                       f"CSS px on the website (at least {_style.MIN_WEB_TEXT_PX:g}) and "
+                       f"{sizes.print_pt:.1f} pt in the PDF (at least "
+                       f"{_style.MIN_PRINT_TEXT_PT:g})")
+            for fault in _layout.layout_faults(self.figure):
+                report(f"figure layout ({fault.kind}) in the figure of {labels[:3]}: {fault}")
         return result
 
     FigureCanvasBase.print_figure = checked_print_figure

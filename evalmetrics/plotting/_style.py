@@ -17,6 +17,7 @@ browser test confirms the column width the rule assumes.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -153,8 +154,137 @@ def new_axes(ax=None, *, figsize=(4.2, 4.0)):
     return fig, ax
 
 
+def mark_small_bars(ax, bars, *, fmt="{:g}", share=0.01):
+    """Mark the bars too short to be seen: a tick in the bar's colour and its value above.
+
+    A bar of height zero is not drawn at all, and a count of 1 among hundreds
+    is under a pixel tall: without a mark a reader cannot tell such a bar from
+    a missing one.
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    bars : matplotlib BarContainer
+        The bars, as ``ax.bar`` returns them (vertical).
+    fmt : str, default "{:g}"
+        Format of the value written above a marked bar.
+    share : float, default 0.01
+        A bar shorter than this share of the y-axis' span is marked.
+
+    Returns
+    -------
+    list of int
+        The positions in ``bars`` of the bars marked.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> mark_small_bars(ax, ax.bar([0, 1, 2], [0.5, 0.0, 0.3]))
+    [1]
+    >>> plt.close(fig)
+    """
+    low, high = ax.get_ylim()
+    marked = []
+    for i, (bar, value) in enumerate(zip(bars.patches, bars.datavalues)):
+        if abs(bar.get_height()) >= share * abs(high - low):
+            continue
+        left, base = bar.get_x(), bar.get_y() + bar.get_height()
+        # Unclipped: at the axis' lower limit a clipped tick would lose half its width.
+        ax.plot([left, left + bar.get_width()], [base, base], color=bar.get_facecolor(),
+                linewidth=2.5, solid_capstyle="butt", clip_on=False)
+        ax.annotate(fmt.format(value), (left + bar.get_width() / 2, base), xytext=(0, 2),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=SMALL_TEXT,
+                    color="black")
+        marked.append(i)
+    return marked
+
+
+def legend_below(ax, **kwargs):
+    """A legend under the x label of ``ax``, where it hides none of the data.
+
+    The gap is measured on the drawn axis (tick labels and label), not
+    guessed as a fraction of the axes' height, so the legend clears the label
+    at every figure size; constrained layout then makes room for it.
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    fig = ax.figure
+    # Points from the axes' bottom edge to the bottom of its label (none: a shared axis
+    # drawn only on the panel below).
+    drawn = ax.xaxis.get_tightbbox()
+    depth = 0.0 if drawn is None else (ax.bbox.y0 - drawn.y0) * 72 / fig.dpi
+    anchor = ax.transAxes + ScaledTranslation(0.0, -(depth + 2.0) / 72, fig.dpi_scale_trans)
+    options = dict(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
+    return ax.legend(bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **{**options, **kwargs})
+
+
+def place_legend(ax, locations, *, below=None, **kwargs):
+    """A legend inside the axes where it lies on no data and no text, else under them.
+
+    The places of ``locations`` are tried in turn on the drawn figure
+    (:func:`evalmetrics.plotting._layout.clear_location`); the first that
+    hides nothing wins.  When none does (a reference line or a curve crosses
+    every one), the legend goes under the x label (:func:`legend_below`).
+
+    Parameters
+    ----------
+    ax : matplotlib Axes
+    locations : sequence of str
+        Matplotlib's legend locations, in order of preference.
+    below : dict, optional
+        Options of the legend under the axes (``ncol``, say).
+    **kwargs
+        Options of the legend wherever it goes.
+
+    Returns
+    -------
+    matplotlib Legend
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(4, 3))
+    >>> _ = ax.plot([0, 1], [0, 1], label="diagonal")
+    >>> place_legend(ax, ["center", "upper left"])._loc  # matplotlib's code of "upper left"
+    2
+    >>> plt.close(fig)
+    """
+    from ._layout import clear_location
+
+    options = dict(frameon=False, fontsize=SMALL_TEXT, **kwargs)
+    legend = ax.legend(**options)
+    if clear_location(legend, locations) is not None:
+        return legend
+    legend.remove()
+    legend = legend_below(ax, **{**options, **(below or {})})
+    _make_room(ax, legend)
+    return legend
+
+
+# Inches a figure has grown for the legends under its axes: the tallest one (panels
+# side by side share the room; a second curve on an axes replaces its legend).
+_ROOM = weakref.WeakKeyDictionary()
+
+
+def _make_room(ax, legend):
+    """Grow the figure by the legend's height, so that the axes keep their size."""
+    fig = ax.figure
+    if fig.get_layout_engine() is None:
+        return  # without a layout engine nothing makes room in the figure anyway
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
+    grow = height - _ROOM.get(fig, 0.0)
+    if grow > 0:
+        fig.set_figheight(fig.get_figheight() + grow)
+        _ROOM[fig] = height
+
+
 def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
-    """Label the axes (always), add a legend if there is something to show."""
+    """Label the axes (always), add a legend if there is something to show (:func:`place_legend`)."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
@@ -168,5 +298,6 @@ def finish(ax, *, xlabel, ylabel, title=None, legend=True, square=False):
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(frameon=False)
+        # Matplotlib's best place, if it hides nothing; else under the axes.
+        place_legend(ax, ["best"])
     return ax

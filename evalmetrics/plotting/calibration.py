@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .. import calibration
-from ._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
+from ._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, mark_small_bars, pyplot
 
 __all__ = [
     "plot_brier_waterfall",
@@ -87,14 +87,18 @@ def plot_reliability_diagram(y_true, y_prob, *, n_bins=10, strategy="uniform", p
     models = _forecasts(y_prob)
     width = 1.0 / n_bins if strategy == "uniform" else 0.02
     offsets = np.linspace(-0.25, 0.25, len(models)) * width if len(models) > 1 else [0.0]
+    counts = []
     for (name, probabilities), colour, offset in zip(models.items(), PALETTE, offsets):
         curve = calibration.reliability_curve(
             y_true, probabilities, n_bins=n_bins, strategy=strategy, pos_label=pos_label
         )
         top.plot(curve.mean_predicted, curve.fraction_positive, marker="o", color=colour,
                  linewidth=1.4, label=name)
-        bottom.bar(curve.mean_predicted + offset, curve.count, width=width / max(len(models), 1) * 0.9,
-                   color=colour, alpha=0.8)
+        counts.append(bottom.bar(curve.mean_predicted + offset, curve.count,
+                                 width=width / max(len(models), 1) * 0.9, color=colour, alpha=0.8))
+    # A bin of a row or two among hundreds is under a pixel tall: its count is written.
+    for bars in counts:
+        mark_small_bars(bottom, bars)
     finish(top, xlabel="", ylabel="observed share of positives", title=title, square=False)
     top.set_xlim(-0.02, 1.02)
     top.set_ylim(-0.02, 1.02)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, new_axes, text_colour_on
+from ._style import (BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, mark_small_bars, new_axes,
+                     place_legend, text_colour_on)
 
 __all__ = [
     "plot_class_scores",
@@ -94,7 +95,9 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
     ax.set_yticks(range(k), labels)
     ax.xaxis.set_label_position("top")
     ax.xaxis.tick_top()
-    ax.set_xlabel("Predicted")
+    # A line's space between "Predicted" and the class names: closer, it read as part of
+    # the class name under it ("Predicted rework").
+    ax.set_xlabel("Predicted", labelpad=14)
     ax.set_ylabel("Actual")
     if title:
         ax.set_title(title, pad=12)
@@ -147,10 +150,13 @@ def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
         ax.plot([mark, mark], [f1, mean], color=GREY, linewidth=0.8)
         ax.plot([mark], [mean], "o", color=GREY)
         ax.plot([mark], [f1], "o", color=BLUE)
-        ax.annotate(f"arithmetic mean {mean:.3f}", (mark, mean), xytext=(8, 4),
-                    textcoords="offset points", fontsize=SMALL_TEXT)
-        ax.annotate(f"$F_1$ {f1:.4f} at recall {mark:g}", (mark, f1), xytext=(8, 2),
-                    textcoords="offset points", fontsize=SMALL_TEXT)
+        # Written where no curve runs (above the curves at the left, under them at
+        # the bottom), with an arrow: beside the points the steep curves struck them.
+        arrow = dict(arrowstyle="-", color=GREY, linewidth=0.6, shrinkA=1, shrinkB=4, relpos=(0.0, 0.0))
+        ax.annotate(f"arithmetic mean {mean:.3f} at recall {mark:g}", (mark, mean), xytext=(0.04, 0.9),
+                    textcoords="axes fraction", fontsize=SMALL_TEXT, arrowprops=arrow)
+        ax.annotate(f"$F_1$ {f1:.4f} at recall {mark:g}", (mark, f1), xytext=(0.12, 0.06),
+                    textcoords="axes fraction", fontsize=SMALL_TEXT, arrowprops=arrow)
     ax.set_ylim(0, 1.02)
     finish(ax, xlabel=f"Recall (precision fixed at {precision:g})", ylabel="Combined score")
     return fig
@@ -194,17 +200,20 @@ def plot_class_scores(scores, ax=None, *, title=None):
     k = len(scores.labels)
     x = np.r_[np.arange(k), k + 0.6 + np.arange(3)]
     width = 0.26
+    ax.set_ylim(0, 1.12)
     for i, (colour, name) in enumerate(((BLUE, "precision"), (ORANGE, "recall"), (GREEN, "F score"))):
         heights = np.r_[columns[i], macro[i], weighted[i], micro[i]]
-        ax.bar(x + (i - 1) * width, heights, width, color=colour, label=name)
+        # A score of 0 is a bar of height 0: marked, or a reader looks for a bar not drawn.
+        mark_small_bars(ax, ax.bar(x + (i - 1) * width, heights, width, color=colour, label=name))
     for position, group in zip(x[k:], (macro, weighted, micro)):
         # Centred over its own group, above its tallest bar: over the F bar it
         # ran into the next group's bars.
         ax.text(position, max(group) + 0.02, f"F {group[2]:.4f}", ha="center", fontsize=SMALL_TEXT, color=GREEN)
     ax.axvline(k - 0.2, color=GREY, linewidth=0.8)
     ax.set_xticks(x, names, fontsize=SMALL_TEXT)
-    ax.set_ylim(0, 1.12)
     finish(ax, xlabel="Class, then average over classes", ylabel="Score", legend=False)
+    # A line's space under the class names, so that the label does not read as a third line of them.
+    ax.xaxis.labelpad = 12
     # Above the axes: inside, a class scored near 1 would reach the legend.
     legend = ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="lower center", bbox_to_anchor=(0.5, 1.0),
                        ncol=3)
@@ -246,11 +255,14 @@ def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     for pi in marks:
         value = precision_at_prevalence(tpr, fpr, pi)
         ax.plot([pi], [value], "o", color=VERMILION)
-        ax.annotate(f"{value:.4f}", (pi, value), xytext=(6, 6), textcoords="offset points", fontsize=SMALL_TEXT)
+        # Above and to the left: the curve rises from the left, so nothing is drawn there
+        # (to the right, the curve ran through the numbers).
+        ax.annotate(f"{value:.4f}", (pi, value), xytext=(-5, 5), textcoords="offset points", ha="right",
+                    fontsize=SMALL_TEXT)
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
-    finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Precision")
-    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
+    finish(ax, xlabel="Prevalence (share of positives, log scale)", ylabel="Precision", legend=False)
+    place_legend(ax, ["upper left"])
     return fig
 
 

@@ -4,14 +4,17 @@ Every function draws on ``ax`` (or a new figure), labels its axes and
 returns the figure.  Calling :func:`plot_roc_curve` or
 :func:`plot_precision_recall_curve` again on the same axes adds a curve in
 the next colour of the palette; the reference lines (chance diagonal,
-prevalence baseline) are drawn once per axes.
+prevalence baseline) are drawn once per axes.  A legend sits inside its axes
+where it hides no line, marker or text, else under the axes
+(``_style.place_legend``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._style import GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
+from ._style import (GREY, ORANGE, PALETTE, VERMILION, finish, legend_below, new_axes, place_legend,
+                     pyplot)
 
 __all__ = [
     "plot_cost_curve",
@@ -105,7 +108,8 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
         ax.plot(exact.false_positive_rate, exact.true_positive_rate, color=colour, linestyle="--",
                 linewidth=1.0, label=f"exact binormal, mean {mean:g}, sd {sd:g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
+    # At the lower right, unless the diagonal or a curve runs through it there.
+    place_legend(ax, ["lower right"])
     return fig
 
 
@@ -180,7 +184,7 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
         ax.axhline(prevalence, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-prevalence",
                    label=f"prevalence {prevalence:.4f}")
     finish(ax, xlabel="Recall", ylabel="Precision", title=title, square=True)
-    ax.legend(frameon=False, loc="lower left", fontsize=SMALL_TEXT)
+    place_legend(ax, ["lower left", "lower right", "upper right"])
     return fig
 
 
@@ -228,7 +232,7 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
             pr_ax.axhline(_prevalence(y_true, None, None), color=line.get_color(), linestyle=":",
                           linewidth=1.0)
     # Under the recall axis: the curves of a few cases leave no corner free.
-    _legend_below(pr_ax)
+    legend_below(pr_ax)
     return fig
 
 
@@ -302,7 +306,8 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     ax.set_xlim(left, right)
     ax.set_ylim(bottom=0)
     finish(ax, xlabel="Threshold (flag scores at least this)", ylabel="Total cost", title=title)
-    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
+    # The Bayes threshold's line and the staircase leave no corner free for every data set.
+    place_legend(ax, ["upper left", "upper center", "lower right", "center left"], below={"ncol": 2})
     return fig
 
 
@@ -362,25 +367,8 @@ def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_
     ax.plot([fpr[best]], [tpr[best]], marker="o", markersize=9, color=VERMILION, linestyle="none",
             label=f"touches at ({fpr[best]:g}, {tpr[best]:g}), threshold {curve.thresholds[best]:g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
+    place_legend(ax, ["lower right"])
     return fig
-
-
-def _legend_below(ax, **kwargs):
-    """A legend under the x label of ``ax``, where it hides none of the data.
-
-    The gap is measured on the drawn axis (tick labels and label), not
-    guessed as a fraction of the axes' height, so the legend clears the label
-    at every figure size; constrained layout then makes room for it.
-    """
-    from matplotlib.transforms import ScaledTranslation
-
-    fig = ax.figure
-    # Points from the axes' bottom edge to the bottom of its label.
-    depth = (ax.bbox.y0 - ax.xaxis.get_tightbbox().y0) * 72 / fig.dpi
-    anchor = ax.transAxes + ScaledTranslation(0.0, -(depth + 2.0) / 72, fig.dpi_scale_trans)
-    options = dict(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
-    return ax.legend(bbox_to_anchor=(0.5, 0.0), bbox_transform=anchor, **{**options, **kwargs})
 
 
 def _prevalence(y_true, pos_label, sample_weight):

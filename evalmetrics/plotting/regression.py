@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import regression
-from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, finish, pyplot
+from ._style import BLUE, GREEN, GREY, ORANGE, finish, place_legend, pyplot
 
 __all__ = ["plot_best_constants"]
 
@@ -69,6 +69,7 @@ def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(8.8, 3.2)):
             ax.plot([best.value], [best.loss], marker="o", color=colour, linestyle="none",
                     label=f"minimum {best.loss:.4g} at {best.value:.4g}")
         ax.axvline(median, color=GREY, linestyle=":", linewidth=1, label=f"median {median:.4g}")
-        finish(ax, xlabel="constant forecast c", ylabel=f"{name} of c", title=name)
-        ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center")
+        finish(ax, xlabel="constant forecast c", ylabel=f"{name} of c", title=name, legend=False)
+        # Between the arms of the curve, if the median's line leaves room there; else under the panel.
+        place_legend(ax, ["upper center", "upper left", "upper right"])
     return fig

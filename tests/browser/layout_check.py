@@ -1,16 +1,26 @@
 """The layout rules of a page, measured in the browser at a desktop and a phone size.
 
-``_check_page`` (``site_check.py``) opens a page once at 1280x800, measures it,
-resizes the same page to a phone (390x844) and measures again: the theme's
-layout is CSS, so a resize re-lays the page out without loading it twice.  What
-is measured (``MEASURE`` below), and the rule each finding breaks:
+``_check_page`` (``site_check.py``) opens a page once at 1280x800, opens every
+part a reader can open (the solutions' dropdowns, ``details`` blocks: ``EXPAND``),
+measures it, resizes the same page to a phone (390x844) and measures again: the
+theme's layout is CSS, so a resize re-lays the page out without loading it twice.
+What is measured (``MEASURE`` below), and the rule each finding breaks:
 
+* **everything a reader can open is measured**: a solution is closed when the
+  page loads, but a reader who opens it sees its code and equations at their
+  width; measured closed (or skipped, as this check once did) a solution's
+  code that scrolls sideways passed.  A part that stays closed is a finding;
 * **desktop, fits the column**: no display equation, table, code cell, output,
-  figure or caption is wider than its own box (``scrollWidth > clientWidth``)
-  or reaches past the right edge of the article column;
+  figure or caption is wider than its own box (``scrollWidth > clientWidth``:
+  for code, the ``pre`` is the box that scrolls) or reaches past the right
+  edge of the article column;
 * **phone, no sideways page**: the page itself never scrolls sideways
   (``document.scrollingElement.scrollWidth > innerWidth``); an element wider
-  than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``);
+  than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``).
+  That is what a phone accepts: at 390 px a code cell shows about 38
+  characters and a solution's about 30, so code lines, wide display equations
+  and wide tables scroll inside their own box (the code rule is the desktop's);
+  the page itself never does;
 * **figures legible as shown**: a figure is drawn for the width it is shown at:
   the build checks that no text of a figure is below 9 CSS pixels when the figure
   is shown at ``min(its width, WEB_COLUMN_PX)`` (``evalmetrics/plotting/_style.py``,
@@ -18,8 +28,10 @@ is measured (``MEASURE`` below), and the rule each finding breaks:
   page confirms that assumption: the column is at least ``WEB_COLUMN_PX`` wide and
   every figure is shown at its natural width or the column's, never narrower;
 * **code cells**: a code cell or docstring example whose longest line is wider
-  than the cell would scroll sideways: a finding like any other (at 1280 px about
-  77 characters fit in a page's code cell, 73 in an API page's indented example);
+  than the cell would scroll sideways: a finding like any other.  At 1280 px
+  (14 px monospace, 8.4 px a character, 16 px padding each side) 77 characters
+  fit in a page's code cell, 69 in an opened solution (its box is indented), 73
+  in an API page's indented example;
 * **alt text** on every image, saying what the figure shows, not a file path;
 * **nothing of the build**: no ``NBVAL_CHECK_OUTPUT`` marker or ``from myst_nb
   import glue`` in a visible cell, no glued integer printed as ``82.0``, no raw
@@ -46,6 +58,18 @@ WIDE = ", ".join([
     'mjx-container[display="true"]', "table", "div.highlight pre", "div.cell_output pre",
     "img", "figure", "figcaption", "div.math"])
 
+# Open what a reader can open: the toggle buttons of sphinx-togglebutton (solutions
+# are admonitions with class toggle-hidden until their button is pressed) and every
+# details block (sphinx-design dropdowns).  Returns how many parts are still closed.
+EXPAND = """() => {
+    for (const button of document.querySelectorAll('button.toggle-button')) {
+        const target = document.getElementById(button.dataset.target);
+        if (target && target.classList.contains('toggle-hidden')) button.click();
+    }
+    for (const details of document.querySelectorAll('details:not([open])')) details.open = true;
+    return document.querySelectorAll('article .toggle-hidden, article details:not([open])').length;
+}"""
+
 MEASURE = """([selector, column]) => {
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
     const box = article.getBoundingClientRect();
@@ -64,7 +88,6 @@ MEASURE = """([selector, column]) => {
     };
     const wide = [];
     for (const el of article.querySelectorAll(selector)) {
-        if (el.closest('.toggle-hidden, details:not([open]), .dropdown:not([open])')) continue;
         const r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;  // not displayed
         const over = el.scrollWidth - el.clientWidth;
@@ -81,9 +104,7 @@ MEASURE = """([selector, column]) => {
         column: img.closest('figure, div.cell_output, p, div') ?
             img.closest('figure, div.cell_output, p, div').clientWidth : box.width,
     }));
-    const visibleCode = Array.from(article.querySelectorAll('div.highlight'))
-        .filter(el => !el.closest('.toggle-hidden, details:not([open])'))
-        .map(el => el.textContent);
+    const visibleCode = Array.from(article.querySelectorAll('div.highlight')).map(el => el.textContent);
     // A glued number, with the text that follows it ("94.0 %" is a percentage, not a count).
     const pasted = Array.from(article.querySelectorAll('.pasted-text, .pasted-inline'))
         .map(el => ({text: el.textContent.trim(),
@@ -92,6 +113,7 @@ MEASURE = """([selector, column]) => {
     copy.querySelectorAll('pre, code, mjx-container, script, style, .highlight, .math')
         .forEach(e => e.remove());
     return {
+        closed: article.querySelectorAll('.toggle-hidden, details:not([open])').length,
         pageWide: document.scrollingElement.scrollWidth - innerWidth,
         column: box.width,
         wide, figures, visibleCode, pasted, prose: copy.textContent,
@@ -102,6 +124,11 @@ ROLE = re.compile(r"\{[a-z][\w:-]*\}`|```\{|^:::", re.MULTILINE)
 FILE_NAME = re.compile(r"(^|[/\\])[\w.-]+\.(png|jpe?g|svg|pdf|gif)$|^_?build/|jupyter_execute",
                        re.IGNORECASE)
 FLOAT_INTEGER = re.compile(r"^-?\d+\.0$")
+
+
+def expand(page) -> None:
+    """Open every solution and dropdown, as a reader who reads them all would."""
+    page.evaluate(EXPAND)
 
 
 def measure(page) -> dict:
@@ -116,6 +143,8 @@ def desktop_findings(state: dict) -> list[str]:
              if w["code"] else
              f"wider than its box by {w['over']} px, past the column by {w['past']} px: {w['what']}"
              for w in state["wide"]]
+    if state["closed"]:
+        found.append(f"{state['closed']} part(s) of the page could not be opened and measured")
     if state["pageWide"] > 0:
         found.append(f"the page scrolls sideways by {state['pageWide']} px")
     if state["figures"] and state["column"] < WEB_COLUMN_PX - 1:

@@ -9,12 +9,13 @@ meaning the root one.
 and ``test_book_browser_disk.py`` straight from disk (file://).  On each
 page: no request leaves the machine, no JavaScript error or console error, math
 is typeset by MathJax (no raw ``\\(`` left), every image loads, and a book
-page's download menu offers its ``.ipynb``, which exists.  A screenshot of each
-page (JPEG: a full-page PNG of a long chapter costs twice as long) is saved
-under ``_build/screenshots/`` at both sizes, ``<page>.desktop.jpg`` and
-``<page>.phone.jpg``.  Over http, the page is also checked for its layout at
-1280x800 and on a phone, 390x844 (``layout_check.py`` says what), its findings
-written to ``_build/screenshots/<page>.layout.json`` before they are asserted.
+page's download menu offers its ``.ipynb``, which exists.  Over http, every
+solution and dropdown of the page is opened and the page is checked for its
+layout at 1280x800 and on a phone, 390x844 (``layout_check.py`` says what), its
+findings written to ``_build/screenshots/<page>.layout.json`` before they are
+asserted; a screenshot of the opened page (JPEG: a full-page PNG of a long
+chapter costs twice as long) is saved under ``_build/screenshots/`` at both
+sizes, ``<page>.desktop.jpg`` and ``<page>.phone.jpg``.
 
 Chromium comes from Debian (``make browser`` installs it when missing); the
 Playwright package drives it through ``executable_path``: no browser download.
@@ -214,7 +215,9 @@ def _check_page(browser, base: str, page_path: str, shots: Path | None):
 
 
 def _layout(page, shots: Path, name: str) -> dict[str, list[str]]:
-    """Measure the page at 1280x800, then on a phone; a screenshot at each size."""
+    """Open every solution and dropdown, measure the page at 1280x800, then on a phone;
+    a screenshot at each size (with everything open: what the reader can see)."""
+    layout_check.expand(page)
     desktop = layout_check.measure(page)
     found = {"desktop": layout_check.desktop_findings(desktop)}
     page.screenshot(path=str(shots / f"{name}.desktop.jpg"), full_page=True, type="jpeg",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting._style import BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, pyplot
+from ...plotting._style import (BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, place_legend,
+                               pyplot)
 
 __all__ = ["plot_pr_areas", "plot_tie_staircases"]
 
@@ -55,8 +56,9 @@ def plot_tie_staircases(y_true, y_score, ax=None, *, pos_label=None, title=None)
     ax.plot(curve.false_positive_rate, curve.true_positive_rate, color=BLUE, linewidth=1.6,
             marker="o", markersize=3.5,
             label=f"ties grouped: {roc_auc(y_true, y_score, pos_label=pos_label):.6g}")
-    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
-    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
+    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True,
+           legend=False)
+    place_legend(ax, ["lower right"])
     return fig
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 from ... import arrays, costs, curves
 from ..studies import binormal_curve
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
+from ...plotting._style import (BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, place_legend,
+                                pyplot)
 from ...plotting.calibration import plot_reliability_diagram
 from ...plotting.validation import plot_bootstrap_distributions
 
@@ -81,12 +82,13 @@ def plot_imbalance_curves(study, *, axes=None, exact=True, figsize=(8.8, 4.8)):
             pr_ax.plot(theory.true_positive_rate[keep], theory.precision[keep], color=colour,
                        linewidth=1.0, linestyle=":")
     finish(roc_ax, xlabel="false positive rate", ylabel="true positive rate (recall)",
-           title="ROC: the three curves coincide", square=True)
-    roc_ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
+           title="ROC: the three curves coincide", square=True, legend=False)
     finish(pr_ax, xlabel="recall", ylabel="precision", title="Precision-recall: they separate",
-           square=True)
+           square=True, legend=False)
     # Below the axes: every corner of the panel holds one of the curves.
     pr_ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=SMALL_TEXT)
+    # Placed last, once the layout has made room for the other legend.
+    place_legend(roc_ax, ["lower right"])
     return fig
 
 
@@ -130,19 +132,21 @@ def plot_ab_comparison(comparison, *, axes=None, exact=True, figsize=(8.8, 4.2))
             pr_ax.plot(theory.true_positive_rate[keep], theory.precision[keep], color=colour,
                        linewidth=1.0, linestyle=":")
     finish(roc_ax, xlabel="false positive rate", ylabel="true positive rate (recall)",
-           title="ROC: A looks better", square=True)
-    roc_ax.legend(frameon=False, loc="lower right", bbox_to_anchor=(1.0, 0.5), fontsize=SMALL_TEXT)
+           title="ROC: A looks better", square=True, legend=False)
     _zoom(roc_ax, comparison)
+    # The inset takes the lower right; above it the diagonal crossed the legend.
+    place_legend(roc_ax, ["center right"])
     finish(pr_ax, xlabel="recall", ylabel="precision", title="Precision-recall: B is better",
-           square=True)
-    pr_ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
+           square=True, legend=False)
+    place_legend(pr_ax, ["upper right"])
     return fig
 
 
 def _zoom(roc_ax, comparison):
     """Inset of the ROC panel: the false positive rates a rare-positive application can afford."""
     width = 5 * comparison.false_positive_rate
-    inset = roc_ax.inset_axes([0.45, 0.07, 0.52, 0.4])
+    # Low and to the right, with a short title: higher, the diagonal crossed its title and ticks.
+    inset = roc_ax.inset_axes([0.56, 0.08, 0.42, 0.3])
     for model, colour in zip((comparison.a, comparison.b), (BLUE, VERMILION)):
         roc = curves.roc_curve(model.y_true, model.y_score)
         inset.plot(roc.false_positive_rate, roc.true_positive_rate, color=colour, linewidth=1.2)
@@ -150,7 +154,7 @@ def _zoom(roc_ax, comparison):
     inset.axvline(comparison.false_positive_rate, color=GREY, linewidth=0.8)
     inset.set_xlim(0.0, width)
     inset.set_ylim(0.0, 1.0)
-    inset.set_title(f"false positive rate below {width:g}", fontsize=SMALL_TEXT)
+    inset.set_title(f"zoom: FPR below {width:g}", fontsize=SMALL_TEXT)
     inset.tick_params(labelsize=SMALL_TEXT)
 
 
@@ -188,6 +192,8 @@ def plot_screening_reliability(result, *, which="development", n_bins=10, figsiz
             line.set_color(colour)
         for patch in grid[1, column].patches:
             patch.set_color(colour)
+        for mark in grid[1, column].get_lines():  # the ticks that mark bins of a row or two
+            mark.set_color(colour)
         grid[0, column].get_legend().remove()
         if column:
             grid[0, column].set_ylabel("")
@@ -214,8 +220,9 @@ def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(8.8, 3.8)):
     Each staircase is ``cFP FP(t) + cFN FN(t)`` over the out-of-fold
     probabilities, on a logarithmic threshold axis.  Vertical lines mark the
     chosen threshold (vermilion, the curve's minimum), the Bayes threshold
-    (black, dashed) and the default 0.5 (grey, dotted).  The staircases take
-    the models' colours of the other figures.
+    (black, dashed) and the default 0.5 (grey, dotted), named by one legend
+    under the panels; each panel's title gives its chosen threshold.  The
+    staircases take the models' colours of the other figures.
 
     Parameters
     ----------
@@ -244,19 +251,23 @@ def plot_screening_costs(result, *, axes=None, floor=1e-10, figsize=(8.8, 3.8)):
         x = np.r_[floor, np.clip(thresholds, floor, None), 1.0]
         # Cost of the lowest threshold extends to the floor; above the top score nothing is flagged.
         y = np.r_[cost[0], cost, nothing]
-        ax.step(x, y, where="pre", color=colour, linewidth=1.3, label="total cost")
+        ax.step(x, y, where="pre", color=colour, linewidth=1.3)
         ax.axvline(max(evaluation.chosen_threshold, floor), color=VERMILION, linewidth=1.6,
-                   label=f"chosen {evaluation.chosen_threshold:.4g}")
+                   label="chosen threshold (the lowest step)")
         ax.axvline(result.bayes_threshold, color="black", linewidth=1.2, linestyle="--",
-                   label=f"Bayes {result.bayes_threshold:.4f}")
+                   label=f"Bayes threshold {result.bayes_threshold:.4f}")
         ax.axvline(0.5, color=GREY, linewidth=1.0, linestyle=":", label="default 0.5")
         ax.set_xscale("log")
         ax.set_xlim(floor, 1.0)
         if ceiling > 0:
             ax.set_ylim(0.0, ceiling)
         finish(ax, xlabel="threshold (log scale)", ylabel="cost on development set" if ax is axes[0] else "",
-               title=evaluation.name)
-        ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper left")
+               title=f"{evaluation.name}\nchosen {evaluation.chosen_threshold:.4g}", legend=False)
+    # One legend under the panels: inside, a chosen threshold far to the left (naive
+    # Bayes) ran through every entry.
+    handles, labels = axes[0].get_legend_handles_labels()
+    below = "outside lower center" if fig.get_layout_engine() is not None else "lower center"
+    fig.legend(handles, labels, loc=below, ncol=len(handles), frameon=False, fontsize=SMALL_TEXT)
     return fig
 
 
