@@ -42,6 +42,7 @@ BROWSER_PACKAGES := chromium
 # `make lock` moves the lock to the newest releases; `make test-newest` runs the
 # package tests against them without moving it.
 LOCKFILE := constraints.txt
+AXE      := node_modules/axe-core/axe.min.js
 EXTRAS   := ml,plot,book,test
 
 $(STAMP): pyproject.toml $(LOCKFILE)
@@ -55,9 +56,11 @@ venv: $(STAMP)
 # Two workers by default (the CI machine has 2 cores); files never split (nbval pages
 # share a kernel), e.g. `make test JOBS=0` for a single process.
 # The Debian packages first (`system`: TeX and Chromium, one locked apt sequence), so
-# that no test worker installs anything while another one runs.
+# that no test worker installs anything while another one runs; axe-core, the browser
+# test's accessibility engine, from the npm registry at the version package-lock.json
+# names.
 JOBS ?= 2
-test: $(STAMP) system
+test: $(STAMP) system $(AXE)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # `make book pdf`: the PDF first, so that the website links it (_ext/evalmetrics_latex.py).
@@ -114,6 +117,11 @@ test-newest:
 	$(SCRATCH)/bin/pip install --quiet --upgrade -e ".[ml,plot,test]"
 	$(SCRATCH)/bin/pip list --format=freeze | grep -E '^(numpy|scipy|scikit-learn|matplotlib)=='
 	$(SCRATCH)/bin/python -m pytest -n $(JOBS) -m "not book" -q
+
+$(AXE): package.json package-lock.json
+	@command -v npm >/dev/null || $(PYTHON) tools/system.py npm npm
+	npm ci --no-audit --no-fund --silent
+	touch $(AXE)
 
 expected-outputs: $(STAMP)
 	$(BIN)/python tools/expected_outputs.py

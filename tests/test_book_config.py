@@ -635,3 +635,29 @@ def test_the_lock_pins_every_package_the_environment_has():
     assert "evalmetrics" not in names
     makefile = (ROOT / "Makefile").read_text()
     assert "--constraint $(LOCKFILE)" in makefile and "LOCKFILE := constraints.txt" in makefile
+
+
+# ------------------------------------------------------------ accessibility fixes
+
+
+def test_toctree_toggles_get_the_name_of_their_part():
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import evalmetrics_a11y
+
+    html = ('<ul><li class="toctree-l1 has-children"><a href="api.html">19. Reference</a>'
+            '<details><summary><span class="toctree-toggle" role="presentation"><i></i>'
+            '</span></summary><ul><li><a href="x.html">x</a></li></ul></details></li></ul>')
+    named = evalmetrics_a11y.name_toctree_toggles(html)
+    assert '<summary aria-label="Pages of 19. Reference">' in named
+    assert evalmetrics_a11y.name_toctree_toggles(named) == named  # named once only
+
+
+def test_bibliography_entries_are_list_items_and_folded_cells_named_by_their_words():
+    import evalmetrics_a11y
+
+    body = ('<div role="list" class="citation-list"><div class="citation" id="id1" '
+            'role="doc-biblioentry"><span class="label">x</span></div></div>'
+            '<summary aria-label="Toggle hidden content"><p>Show code cell source</p></summary>')
+    fixed = evalmetrics_a11y.named_by_what_it_shows(evalmetrics_a11y.list_items_for_citations(body))
+    assert 'role="doc-biblioentry"' not in fixed and 'id="id1" role="listitem"' in fixed
+    assert "<summary><p>Show code cell source" in fixed

@@ -30,6 +30,7 @@ PURPOSE = {
     "tex": "the PDF (xelatex from Debian's TeX, pdftotext for its test)",
     "browser": "the browser test (Debian's Chromium)",
     "all": "the PDF and the browser test",
+    "npm": "axe-core, the browser test's accessibility engine (npm from Debian)",
 }
 # One lock for every installation of this project on this machine, whatever the checkout.
 LOCK = Path(tempfile.gettempdir()) / "evalmetrics-system-packages.lock"

@@ -38,7 +38,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from conftest import toc_chapters  # noqa: E402
+from conftest import run_make, toc_chapters  # noqa: E402
 
 import layout_check  # noqa: E402  (tests/browser/layout_check.py)
 
@@ -55,6 +55,8 @@ SEARCH_WORD = "Matthews"  # the imbalance chapter's Matthews correlation coeffic
 BOOK_PAGES = [f"book/{p.stem}.html" for p in toc_chapters()]
 # No domain index pages (html_domain_indices: false), so no prf-prf.html.
 SITE_PAGES = ["index.html", "genindex.html", "search.html", *BOOK_PAGES]
+# The pages a reader reads: the site's root only forwards to the book's first page.
+READ_PAGES = [page for page in SITE_PAGES if page != "index.html"]
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
@@ -66,6 +68,16 @@ def chromium() -> str:
             pytest.fail(f"Chromium is needed at {CHROMIUM}; `make browser`: {said[-1]}",
                         pytrace=False)
     return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's script, from the npm package ``make test`` installs (never a CDN)."""
+    from accessibility_check import AXE
+
+    if not AXE.is_file():
+        run_make(str(AXE.relative_to(ROOT)))
+    return AXE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")
