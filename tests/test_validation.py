@@ -12,6 +12,7 @@ before: the last tests check that the accepted spellings of one input
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from fractions import Fraction
@@ -261,6 +262,83 @@ def test_a_third_label_in_y_pred_is_blamed_on_y_pred(metric, y_pred, pos_label):
 @given(y_true=three_classes(), y_pred=three_classes())
 def test_metrics_of_several_classes_still_take_three(metric, y_true, y_pred):
     assert np.all(np.isfinite(np.asarray(metric.call(y_true, y_pred), dtype=float)))
+
+
+# ---------------------------------------------------------------------------
+# counts never stand in for labels: they go in the keyword counts=
+# ---------------------------------------------------------------------------
+
+def _takes_counts(module):
+    return [(name, getattr(module, name)) for name in module.__all__
+            if callable(getattr(module, name)) and "counts" in inspect.signature(getattr(module, name)).parameters]
+
+
+# Every public function of labels that also reads counts, found by its signature, so a new one joins.
+COUNTS_FUNCTIONS = _takes_counts(em.rates) + _takes_counts(em.averaging)
+BINARY_COUNTS_FUNCTIONS = [(name, f) for name, f in COUNTS_FUNCTIONS if "pos_label" in inspect.signature(f).parameters]
+REQUIRED = {"f_beta": {"beta": 2.0}}
+
+
+def test_the_functions_that_read_counts_are_found():
+    names = {name for name, _ in COUNTS_FUNCTIONS}
+    assert {"precision", "recall", "accuracy", "cohen_kappa", "averaged_scores", "per_class_scores"} <= names
+    assert len(BINARY_COUNTS_FUNCTIONS) == 7
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@generated
+@given(values=st.integers(1, 6).flatmap(lambda k: st.tuples(st.integers(1, 12), st.just(k))).flatmap(
+    lambda shape: st.lists(st.integers(0, 3), min_size=shape[0] * shape[1], max_size=shape[0] * shape[1]).map(
+        lambda v: np.array(v).reshape(shape))),
+       as_list=st.booleans())
+def test_labels_without_predictions_are_refused_naming_y_pred(name, function, values, as_list):
+    # A 2-D array (a square one looks like a confusion matrix) or a 1-D array of labels, alone.
+    for alone in (values, values[:, 0], values.ravel()):
+        with pytest.raises(TypeError, match=r"^y_pred is required") as caught:
+            function(alone.tolist() if as_list else alone, **REQUIRED.get(name, {}))
+        assert "counts=" in str(caught.value)
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@generated
+@given(counts=st.tuples(*[st.integers(0, 20)] * 4).map(lambda c: em.BinaryCounts(*c)), where=st.booleans())
+def test_counts_in_place_of_labels_are_refused(name, function, counts, where):
+    args = (counts, PREDICTIONS) if where else (Y, counts)
+    with pytest.raises(TypeError, match=rf"^{'y_true' if where else 'y_pred'} must hold labels.*counts="):
+        function(*args, **REQUIRED.get(name, {}))
+    with pytest.raises(TypeError, match="either label arrays or counts"):
+        function(Y, PREDICTIONS, counts=counts, **REQUIRED.get(name, {}))
+
+
+@st.composite
+def label_pairs_of(draw, n_classes):
+    n = draw(st.integers(n_classes, 40))
+    y_true = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    y_pred = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    y_true[:n_classes] = np.arange(n_classes)  # every class present, so the matrix is K x K
+    return y_true, y_pred
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@pytest.mark.filterwarnings("ignore::evalmetrics.arrays.UndefinedMetricWarning")
+@generated
+@given(data=st.data())
+def test_counts_give_what_the_labels_give(name, function, data):
+    binary = (name, function) in BINARY_COUNTS_FUNCTIONS
+    y_true, y_pred = data.draw(label_pairs_of(2 if binary else data.draw(st.integers(2, 5))))
+    options = dict(REQUIRED.get(name, {}), zero_division=0) if "zero_division" in inspect.signature(
+        function).parameters else REQUIRED.get(name, {})
+    def numbers(result):  # per_class_scores: its scores, not its label names
+        if isinstance(result, em.ClassScores):
+            return result.precision, result.recall, result.f_score, result.support
+        return result
+
+    expected = numbers(function(y_true, y_pred, **options))
+    matrix = em.confusion_matrix(y_true, y_pred, labels=np.arange(len(np.unique(y_true))))
+    assert_same(numbers(function(counts=matrix, **options)), expected, tol=0)
+    assert_same(numbers(function(counts=matrix.tolist(), **options)), expected, tol=0)
+    if binary:
+        assert_same(numbers(function(counts=em.binary_counts(y_true, y_pred), **options)), expected, tol=0)
 
 
 # ---------------------------------------------------------------------------

@@ -288,13 +288,13 @@ def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     ax.plot(pi, np.full_like(pi, 0.5), color=VERMILION, linestyle=":", label="silent classifier: balanced accuracy")
     if np.isclose(tpr, 1.0 - fpr):
         # Equal class-wise rates: accuracy and balanced accuracy are the same line.
-        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy = balanced accuracy")
+        ax.plot(pi, accuracy(counts=model), color=BLUE, linewidth=2, label="model: accuracy = balanced accuracy")
     else:
-        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy")
-        ax.plot(pi, balanced_accuracy(model), color=BLUE, linestyle=":", label="model: balanced accuracy")
-    ax.plot(pi, f1(model), color=GREEN, label="model: F1")
-    ax.plot(pi, matthews_correlation(model), color=ORANGE, label="model: MCC")
-    ax.plot(pi, cohen_kappa(model), color=ORANGE, linestyle="--", label="model: kappa")
+        ax.plot(pi, accuracy(counts=model), color=BLUE, linewidth=2, label="model: accuracy")
+        ax.plot(pi, balanced_accuracy(counts=model), color=BLUE, linestyle=":", label="model: balanced accuracy")
+    ax.plot(pi, f1(counts=model), color=GREEN, label="model: F1")
+    ax.plot(pi, matthews_correlation(counts=model), color=ORANGE, label="model: MCC")
+    ax.plot(pi, cohen_kappa(counts=model), color=ORANGE, linestyle="--", label="model: kappa")
     for mark in marks:
         ax.axvline(mark, color=GREY, linewidth=0.6, linestyle=":")
     ax.set_xscale("log")

@@ -52,12 +52,12 @@ class DecisionMetrics:
     def from_counts(cls, counts):
         """All measures of ``counts``; undefined ratios (nothing flagged) are 0."""
         return cls(
-            counts=counts, accuracy=float(accuracy(counts, zero_division=0)),
-            balanced_accuracy=float(balanced_accuracy(counts, zero_division=0)),
-            precision=float(precision(counts, zero_division=0)),
-            recall=float(recall(counts, zero_division=0)),
-            f1=float(f1(counts, zero_division=0)), mcc=float(matthews_correlation(counts)),
-            kappa=float(cohen_kappa(counts, zero_division=0)),
+            counts=counts, accuracy=float(accuracy(counts=counts, zero_division=0)),
+            balanced_accuracy=float(balanced_accuracy(counts=counts, zero_division=0)),
+            precision=float(precision(counts=counts, zero_division=0)),
+            recall=float(recall(counts=counts, zero_division=0)),
+            f1=float(f1(counts=counts, zero_division=0)), mcc=float(matthews_correlation(counts=counts)),
+            kappa=float(cohen_kappa(counts=counts, zero_division=0)),
         )
 
 
