@@ -312,6 +312,23 @@ def real(value, name, *, low=-math.inf, high=math.inf, low_open=False, high_open
     return value
 
 
+def threshold(value, name="threshold"):
+    """A threshold to compare scores with: any real number, +-inf included, kept exact.
+
+    Unlike :func:`real`, the value is not rounded to a float: an integer of
+    any size, a float, a NumPy scalar (``np.longdouble`` too) or a Fraction
+    comes back as a number that compares exactly with the scores
+    (``_kernels.sorting.at_least``).  NaN, booleans and strings are refused.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if value != value:
+        raise ValueError(f"{name} must be a number, got NaN")
+    return float(value) if isinstance(value, (float, np.float64, np.float32, np.float16)) else value
+
+
 def _described(low, high, low_open, high_open):
     if low == -math.inf and high == math.inf:
         return "finite"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import arrays
+from ._kernels.sorting import at_least, integer_ranks
 
 __all__ = [
     "BinaryCounts",
@@ -155,7 +156,9 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     y_score : array_like of shape (n,)
         Finite scores, larger meaning more likely positive.
     threshold : float
-        An example is flagged when its score is at least this value.
+        An example is flagged when its score is at least this value (any
+        real number, +-inf included; compared exactly, also with integer
+        scores beyond 2**53 and extended precision).
     pos_label : label, optional
         The positive class.
     sample_weight : array_like of shape (n,), optional
@@ -173,11 +176,21 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     >>> counts_at_threshold(units.y_true, units.y_score, 0.4)
     BinaryCounts(tp=4, fp=4, fn=0, tn=4)
     """
+    is_positive, flagged, weights = _flagged_at(y_true, y_score, threshold, pos_label, sample_weight)
+    return _binary_counts_from_masks(is_positive, flagged, weights)
+
+
+def _flagged_at(y_true, y_score, threshold, pos_label, sample_weight):
+    """Validated positives, flagged rows (score at least ``threshold``, compared exactly:
+    integers beyond 2**53 and extended precision keep their order) and weights."""
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    threshold = arrays.real(threshold, "threshold", infinite=True)
-    return _binary_counts_from_masks(is_positive, values >= threshold, weights)
+    threshold = arrays.threshold(threshold)
+    if distinct is None:
+        return is_positive, at_least(values, threshold), weights
+    return is_positive, at_least(distinct, threshold)[values.astype(np.intp)], weights
 
 
 # Integer labels in [0, _FAST_MAX_LABEL) skip the sort of np.unique: one

@@ -15,6 +15,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
+import warnings
 from fractions import Fraction
 from functools import partial
 
@@ -527,15 +528,32 @@ def test_integers_beyond_the_largest_float_are_a_value_error(value):
 
 
 @pytest.mark.parametrize("metric", ATTACKED, ids=str)
-def test_integers_beyond_64_bits_are_refused_in_labels_and_scores(metric):
-    huge = np.array(Y.tolist(), dtype=object)
-    huge[3] = 10**400
-    refused(metric, TypeError, "y_true", huge, second_of(metric))
+@generated
+@given(huge=st.integers(2**1030, 2**1400), where=st.integers(0, len(Y) - 1))
+def test_integers_beyond_the_largest_float_are_labels_refused_scores_ranked(metric, huge, where):
+    labels = np.array(Y.tolist(), dtype=object)
+    labels[where] = huge
+    refused(metric, TypeError, "y_true", labels, second_of(metric))
     if metric in LABEL_METRICS:
-        refused(metric, TypeError, "y_pred", Y, huge)
-    else:
-        scores = np.array([10**400 if i == 3 else v for i, v in enumerate(SCORES.tolist())], dtype=object)
+        refused(metric, TypeError, "y_pred", Y, labels)
+        return
+    scores = np.array([huge if i == where else v for i, v in enumerate(SCORES.tolist())], dtype=object)
+    if metric.probabilities:  # a probability needs its value, and this one is no probability
         refused(metric, ValueError, second_name(metric), Y, scores)
+    else:  # a score is compared, never rounded: as any score above all others
+        above = SCORES.copy()
+        above[where] = 1e300
+        assert_same(metric.call(Y, scores), metric.call(Y, above), tol=0)
+
+
+@generated
+@given(bad=st.one_of(st.just(math.nan), st.just(np.float32("nan")), st.booleans(), st.text(max_size=3),
+                     st.lists(st.floats(0, 1), min_size=1, max_size=3), st.none()))
+def test_a_threshold_must_be_one_real_number(bad):
+    for call in (lambda t: em.counts_at_threshold(Y, SCORES, t),
+                 lambda t: em.cost_at_threshold(Y, SCORES, t, false_positive_cost=1, false_negative_cost=1)):
+        with pytest.raises((TypeError, ValueError), match="^threshold must be"):
+            call(bad)
 
 
 @pytest.mark.parametrize("threshold", [math.inf, -math.inf])
@@ -574,6 +592,55 @@ def test_bayes_threshold_is_invariant_to_the_scale_of_the_costs(fp_cost, fn_cost
 def test_equal_costs_give_one_half_at_any_size(cost):
     assert em.bayes_threshold(false_positive_cost=cost, false_negative_cost=cost) == 0.5
     assert em.iso_cost_slope(0.5, false_positive_cost=cost, false_negative_cost=cost) == 1.0
+
+
+def _exact_costs(y, scores, fp_cost, fn_cost):
+    """Every threshold's total cost as an exact fraction, +inf (nothing flagged) first."""
+    totals = []
+    for threshold in [math.inf] + sorted(set(scores.tolist()), reverse=True):
+        flagged = scores >= threshold
+        totals.append(Fraction(fp_cost) * int(np.sum(flagged & (y == 0)))
+                      + Fraction(fn_cost) * int(np.sum(~flagged & (y == 1))))
+    return totals
+
+
+@generated
+@given(fp_cost=costs, fn_cost=costs, seed=st.integers(0, 2**32 - 1))
+def test_best_threshold_is_right_or_refused_for_any_finite_costs(fp_cost, fn_cost, seed):
+    # The cheapest threshold by exact arithmetic, or a ValueError naming the costs when
+    # its total cost is beyond the largest float; never an infinite threshold by overflow.
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 12)
+    y[:2] = 0, 1
+    scores = np.round(rng.random(12), 1)
+    exact = _exact_costs(y, scores, fp_cost, fn_cost)
+    cheapest = min(exact)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning either
+        if cheapest > Fraction(np.finfo(float).max):
+            with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+                em.best_threshold(y, scores, false_positive_cost=fp_cost, false_negative_cost=fn_cost)
+            return
+        best = em.best_threshold(y, scores, false_positive_cost=fp_cost, false_negative_cost=fn_cost)
+    counts = em.counts_at_threshold(y, scores, best.threshold)
+    assert (counts.fp, counts.fn) == (best.false_positives, best.false_negatives)
+    # The chosen row costs the least, up to the rounding of one product sum.
+    chosen = Fraction(fp_cost) * best.false_positives + Fraction(fn_cost) * best.false_negatives
+    assert chosen - cheapest <= 4 * Fraction(math.ulp(float(cheapest)))
+    assert best.cost == pytest.approx(float(chosen), rel=1e-15)
+
+
+@generated
+@given(cost=st.floats(1e308, 1.7e308), seed=st.integers(0, 2**32 - 1))
+def test_cost_curve_and_cost_at_threshold_refuse_totals_beyond_the_largest_float(cost, seed):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, 1, 1, rng.integers(0, 2, 20)]
+    scores = np.r_[0.9, 0.1, 0.1, 0.1, rng.random(20)]
+    options = dict(false_positive_cost=cost, false_negative_cost=cost)
+    with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+        em.cost_curve(y, scores, **options)
+    with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+        em.cost_at_threshold(y, scores, 0.95, **options)  # every positive missed: 3 or more
 
 
 # ---------------------------------------------------------------------------
