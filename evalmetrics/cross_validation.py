@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
+from ._estimators import positive_probabilities, unfitted_copy
 
 __all__ = [
     "Fold",
@@ -417,24 +418,31 @@ def _check_folds(folds, n_samples):
     return checked
 
 
-def out_of_fold_probabilities(model, X, y, *, folds):
+def out_of_fold_probabilities(model, X, y, *, folds, pos_label=None):
     """Positive-class probability of every row from a model that did not see it.
 
-    For each fold the model is fitted on the training rows and predicts the
-    test rows; the test folds must cover every row exactly once, as those
-    of :func:`k_fold`, :func:`stratified_k_fold` and :func:`group_k_fold` do.
+    For each fold a copy of the model (never ``model`` itself, which stays
+    unfitted) is fitted on the training rows and predicts the test rows; the
+    test folds must cover every row exactly once, as those of
+    :func:`k_fold`, :func:`stratified_k_fold` and :func:`group_k_fold` do.
 
     Parameters
     ----------
     model : object
-        Has ``fit(X, y)`` returning a fitted model with
-        ``predict_proba(X)`` giving 1-D positive-class probabilities, as the
-        models of :mod:`evalmetrics.models` do.
+        Has ``fit(X, y)`` returning a fitted model with ``predict_proba(X)``:
+        1-D positive-class probabilities, as the models of
+        :mod:`evalmetrics.models` give, or one column per class in the
+        order of ``classes_``, as scikit-learn's classifiers give.  It is
+        copied before each fit (``sklearn.base.clone`` for a scikit-learn
+        estimator).
     X : array_like of shape (n, p)
         Features.
     y : array_like of shape (n,)
         Labels, passed to ``fit`` unchanged.
     folds : sequence of Fold or (train, test) pairs
+    pos_label : label, optional
+        The class whose column of a two-column ``predict_proba`` is
+        returned; needed unless the classes are {0, 1}, {-1, 1} or booleans.
 
     Returns
     -------
@@ -460,13 +468,15 @@ def out_of_fold_probabilities(model, X, y, *, folds):
     arrays.same_length(X=X, y=y)
     if not hasattr(model, "fit"):
         raise TypeError(f"model must have a fit(X, y) method, got {type(model).__name__}")
+    if pos_label is not None:
+        arrays.binary_labels(y, pos_label=pos_label, name="y")  # the same errors as everywhere
     folds = _check_folds(folds, len(y))
-    return _out_of_fold_probabilities(model, X, y, folds)
+    return _out_of_fold_probabilities(model, X, y, folds, pos_label)
 
 
-def _out_of_fold_probabilities(model, X, y, folds):
+def _out_of_fold_probabilities(model, X, y, folds, pos_label=None):
     probabilities = np.empty(len(y))
     for train, test in folds:
-        fitted = model.fit(X[train], y[train])
-        probabilities[test] = np.asarray(fitted.predict_proba(X[test]), dtype=float)
+        fitted = unfitted_copy(model, "model").fit(X[train], y[train])
+        probabilities[test] = positive_probabilities(fitted.predict_proba(X[test]), fitted, pos_label)
     return probabilities

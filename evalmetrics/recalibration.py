@@ -17,12 +17,13 @@ or out-of-fold scores.  Measuring calibration is :mod:`evalmetrics.calibration`.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import arrays
 from ._kernels.weights import scale_free
+from ._estimators import positive_probabilities, unfitted_copy
 from .cross_validation import stratified_k_fold
 
 __all__ = [
@@ -405,8 +406,12 @@ class PlattCalibrated:
     model and one map.
 
     ``estimator`` is any object whose ``fit(X, y)`` returns a fitted model
-    with ``decision_function(X)``; it is refitted on each fold in turn, so
-    models that fit in place (scikit-learn's) also work.
+    with ``decision_function(X)`` or, failing that, ``predict_proba(X)``
+    (as scikit-learn's ``CalibratedClassifierCV`` reads it).  It is never
+    fitted itself: each fold and the final refit fit a copy
+    (``sklearn.base.clone`` for a scikit-learn estimator, a copy without
+    fitted state for the package's models), so two wrappers of one
+    estimator do not change each other.
 
     Parameters
     ----------
@@ -449,8 +454,9 @@ class PlattCalibrated:
     seed: int | None = 0
     smooth_targets: bool = False
     pos_label: object = None
-    fitted_estimator: object = None
-    calibrator: PlattScaling | None = None
+    # Fitted state (None until fit), left out of comparisons like the models' own.
+    fitted_estimator: object = field(default=None, repr=False, compare=False)
+    calibrator: PlattScaling | None = field(default=None, repr=False, compare=False)
 
     def fit(self, X, y):
         """Fit the model and its Platt map; return a fitted copy.
@@ -482,13 +488,22 @@ class PlattCalibrated:
         )
         scores = np.empty(len(y))
         for train, test in folds:
-            model = self.estimator.fit(X[train], y[train])
-            scores[test] = np.asarray(model.decision_function(X[test]), dtype=float).ravel()
+            model = unfitted_copy(self.estimator).fit(X[train], y[train])
+            scores[test] = self._scores(model, X[test])
         slope, intercept = _fit_platt(scores, positive, None, arrays.boolean(self.smooth_targets, "smooth_targets"))
         calibrator = PlattScaling(slope, intercept, self.smooth_targets)
         return dataclasses.replace(
-            self, fitted_estimator=self.estimator.fit(X, y), calibrator=calibrator
+            self, fitted_estimator=unfitted_copy(self.estimator).fit(X, y), calibrator=calibrator
         )
+
+    def _scores(self, model, X):
+        """The model's scores of the positive class: its decision function, else its probability."""
+        if hasattr(model, "decision_function"):
+            return np.asarray(model.decision_function(X), dtype=float).ravel()
+        if not hasattr(model, "predict_proba"):
+            raise TypeError(f"estimator ({type(model).__name__}) has neither decision_function nor "
+                            "predict_proba")
+        return positive_probabilities(model.predict_proba(X), model, self.pos_label, "estimator")
 
     def _check_fitted(self):
         if self.calibrator is None:
@@ -507,8 +522,7 @@ class PlattCalibrated:
         ndarray of shape (n,)
         """
         self._check_fitted()
-        raw = np.asarray(self.fitted_estimator.decision_function(np.asarray(X)), dtype=float).ravel()
-        return self.calibrator.decision_function(raw)
+        return self.calibrator.decision_function(self._scores(self.fitted_estimator, np.asarray(X)))
 
     def predict_proba(self, X):
         """Calibrated probabilities of the positive class, shape (n,).
