@@ -252,9 +252,14 @@ def probabilities(values, name="y_prob", **kwargs):
     if finite and not np.all(np.isfinite(array)):
         bad = int(np.count_nonzero(~np.isfinite(array)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
-    if array.min() < 0.0 or array.max() > 1.0:
+    outside = (array < 0.0) | (array > 1.0)
+    if np.any(outside):
+        # repr, not :g: 1 + 2**-52 must not read as 1.
+        row = int(np.argmax(outside))
         raise ValueError(
-            f"{name} must be probabilities in [0, 1], got values from {array.min():g} to {array.max():g}"
+            f"{name} must be probabilities in [0, 1]: {int(np.count_nonzero(outside))} value(s) lie outside, "
+            f"the first {array[row].item()!r} (row {row}); the smallest is {array.min().item()!r}, "
+            f"the largest {array.max().item()!r}"
         )
     return array
 
@@ -457,13 +462,56 @@ def _label_kind(array):
 
 
 def same_label_kind(**arrays_):
-    """Raise if some label arrays hold strings and others numbers: NumPy would
-    turn the numbers into strings when comparing them, and a string label
-    never equals a number, so every row would silently count as an error."""
+    """The label arrays, of one kind and, for numbers, of one exact type.
+
+    Raise if some hold strings and others numbers: NumPy would turn the
+    numbers into strings when comparing them, and a string label never
+    equals a number, so every row would silently count as an error.  Numbers
+    come back in a type that holds all of them exactly, because NumPy
+    compares int64 with uint64, and integers with floats, in float64, which
+    merges labels beyond 2**53 (2**63 - 1 and 2**63 would be one class);
+    where no 64-bit type holds them all, a ValueError names the arrays.
+    """
     kinds = {name: _label_kind(a) for name, a in arrays_.items()}
     if len(set(kinds.values())) > 1:
-        described = " and ".join(f"{name} holds {kind}" for name, kind in kinds.items())
-        raise TypeError(f"{described}; the labels of both must be of one kind")
+        groups = {}
+        for name, kind in kinds.items():
+            groups.setdefault(kind, []).append(name)
+        described = " and ".join(f"{' and '.join(names)} {'holds' if len(names) == 1 else 'hold'} {kind}"
+                                 for kind, names in groups.items())
+        raise TypeError(f"{described}; the labels of {'both' if len(kinds) == 2 else 'all'} must be of one kind")
+    return _exact_common_type(arrays_)
+
+
+_INT64, _UINT64 = np.iinfo(np.int64), np.iinfo(np.uint64)
+
+
+def _exact_common_type(named):
+    """Numeric label arrays in one type that compares them exactly (see same_label_kind)."""
+    arrays_ = list(named.values())
+    if not all(a.dtype.kind in "biuf" for a in arrays_):
+        return arrays_
+    wide = {name: a for name, a in named.items() if a.dtype.kind in "iu" and a.dtype.itemsize == 8 and a.size}
+    floats = any(a.dtype.kind == "f" for a in arrays_)
+    unsigned = any(a.dtype.kind == "u" for a in wide.values())
+    signed = any(a.dtype.kind == "i" for a in arrays_)
+    if not wide or (not floats and not (unsigned and signed)):
+        return arrays_
+    values = [a for a in arrays_ if a.size]
+    low = min(int(a.min()) if a.dtype.kind != "f" else a.min() for a in values)
+    high = max(int(a.max()) if a.dtype.kind != "f" else a.max() for a in values)
+    exact = max(abs(int(low)), abs(int(high))) <= 2**53
+    if floats and exact and not (unsigned and signed):
+        return arrays_  # float64 holds every one of these integers
+    for target in (np.int64, np.uint64):
+        info = _INT64 if target is np.int64 else _UINT64
+        if info.min <= low and high <= info.max:
+            return [a if a.dtype.kind == "b" else a.astype(target) for a in arrays_]
+    described = " and ".join(named)
+    raise ValueError(
+        f"{described} hold integers from {int(low)} to {int(high)}: no 64-bit integer type holds them all, and "
+        "NumPy would compare them as floats, merging labels beyond 2**53; give the classes smaller codes"
+    )
 
 
 def label_pair(y_true, y_pred):
@@ -471,8 +519,7 @@ def label_pair(y_true, y_pred):
     y_true = class_labels(y_true, "y_true")
     y_pred = class_labels(y_pred, "y_pred")
     same_length(y_true=y_true, y_pred=y_pred)
-    same_label_kind(y_true=y_true, y_pred=y_pred)
-    return y_true, y_pred
+    return tuple(same_label_kind(y_true=y_true, y_pred=y_pred))
 
 
 def _sorted_unique(*columns_, names=("labels",)):
@@ -589,6 +636,10 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
         # A list or an array would be compared element by element (or broadcast) with the labels.
         raise TypeError(f"pos_label must be a single label (a number, a string or a bool), got "
                         f"{type(pos_label).__name__}")
+    if isinstance(pos_label, np.generic):
+        # As a Python number it compares exactly: np.uint64(2**63) against int64 labels would
+        # be compared in float64, where it equals 2**63 - 1.
+        pos_label = pos_label.item()
     arrays = [y_true] + [a for _, a in others]
     names = [name] + [n for n, _ in others]
     # Fast paths for the common cases; anything unusual (and every error)
@@ -698,7 +749,7 @@ def encode_labels(y_true, y_pred, *, labels=None):
         # searchsorted on the sorted classes is exact because every value is present.
         return EncodedLabels(classes, np.searchsorted(classes, y_true), np.searchsorted(classes, y_pred), None)
     classes = class_labels(labels, "labels")
-    same_label_kind(y_true=y_true, labels=classes)
+    y_true, y_pred, classes = same_label_kind(y_true=y_true, y_pred=y_pred, labels=classes)
     if len(_sorted_unique(classes)) != len(classes):
         raise ValueError("labels contains duplicates")
     order = np.argsort(classes, kind="stable")

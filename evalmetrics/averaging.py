@@ -120,7 +120,7 @@ def _class_counts(y_true, y_pred, counts, labels, sample_weight, ratio=False, me
     if labels is None:
         return classes, tp, predicted, support
     wanted = arrays.class_labels(labels, "labels")
-    arrays.same_label_kind(y_true=classes, labels=wanted)
+    classes, wanted = arrays.same_label_kind(y_true=classes, labels=wanted)
     if len(np.unique(wanted)) != len(wanted):
         raise ValueError("labels contains duplicates")
     try:

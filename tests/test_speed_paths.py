@@ -91,7 +91,8 @@ def test_probabilities_check_keeps_its_messages():
         arrays.probabilities([0.2, np.nan])
     with pytest.raises(ValueError, match=re.escape("y_prob contains 1 NaN or infinite value(s)")):
         arrays.probabilities([0.2, np.inf])
-    with pytest.raises(ValueError, match=re.escape("must be probabilities in [0, 1], got values from -0.1 to 0.5")):
+    with pytest.raises(ValueError, match=re.escape("must be probabilities in [0, 1]: 1 value(s) lie outside, "
+                                                   "the first -0.1 (row 0)")):
         arrays.probabilities([-0.1, 0.5])
     assert np.isnan(arrays.probabilities([0.2, np.nan], finite=False)[1])
 

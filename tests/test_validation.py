@@ -556,6 +556,34 @@ def test_a_threshold_must_be_one_real_number(bad):
             call(bad)
 
 
+@pytest.mark.parametrize("metric", ATTACKED, ids=str)
+@generated
+@given(pair=st.lists(st.integers(2**63, 2**64 - 1), min_size=2, max_size=2, unique=True).map(sorted),
+       as_list=st.booleans())
+def test_unsigned_labels_beyond_int64_are_labels_like_any_other(metric, pair, as_list):
+    # uint64 labels from 2**63 on: the same numbers as the labels 0 and 1 they sort like.
+    low, high = (np.uint64(v) for v in pair)
+    spell = (lambda a: a.tolist()) if as_list else (lambda a: a)
+    y_true = np.where(Y == 1, high, low)
+    second = np.where(PREDICTIONS == 1, high, low) if metric in LABEL_METRICS else SCORES
+    options = {"pos_label": int(high)} if metric.pos_label else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        assert_same(metric.call(spell(y_true), spell(second), **options), metric.call(Y, second_of(metric)), tol=0)
+
+
+@pytest.mark.parametrize("metric", having(ATTACKED, "probabilities"), ids=str)
+@generated
+@given(ulps=st.integers(1, 4), below=st.booleans(), row=st.integers(0, len(Y) - 1))
+def test_a_probability_just_outside_the_unit_interval_is_named_exactly(metric, ulps, below, row):
+    # 1 + 2**-52 is not 1: the message gives the value to its last digit, and the interval.
+    value = 1.0 + ulps * 2.0**-52 if not below else -ulps * 5e-324
+    probabilities = SCORES.copy()
+    probabilities[row] = value
+    message = refused(metric, ValueError, second_name(metric), Y, probabilities)
+    assert "[0, 1]" in message and repr(value) in message and float(repr(value)) == value
+
+
 @pytest.mark.parametrize("threshold", [math.inf, -math.inf])
 def test_an_infinite_threshold_is_a_threshold(threshold):
     counts = em.counts_at_threshold(Y, SCORES, threshold)
@@ -658,7 +686,7 @@ def test_ragged_nested_lists_are_refused_naming_the_argument(values):
 
 
 def test_labels_given_to_confusion_matrix_must_be_of_the_kind_of_y_true():
-    with pytest.raises(TypeError, match="y_true holds numbers and labels holds strings"):
+    with pytest.raises(TypeError, match="y_true and y_pred hold numbers and labels holds strings"):
         em.confusion_matrix(Y, PREDICTIONS, labels=["0", "1"])
 
 
@@ -831,3 +859,31 @@ def test_every_public_function_of_arrays_is_attacked():
             if callable(obj) and not isinstance(obj, type) and name not in not_arrays | {
                     "precision_at_prevalence"}:
                 assert name in attacked, f"{module.__name__}.{name} is attacked by no test"
+
+
+def _codes(*label_arrays):
+    """The labels as 0, 1, ... in their exact order (Python integers compare exactly)."""
+    distinct = sorted({int(v) for a in label_arrays for v in a.tolist()})
+    return [np.array([distinct.index(int(v)) for v in a.tolist()]) for a in label_arrays]
+
+
+@pytest.mark.parametrize(("where", "call"), [(m.name, m.call) for m in MULTICLASS_LABEL_METRICS] + LABEL_PAIRS,
+                         ids=[m.name for m in MULTICLASS_LABEL_METRICS] + [n for n, _ in LABEL_PAIRS])
+@generated
+@given(unsigned=st.lists(st.integers(2**63 - 3, 2**63 + 3), min_size=len(Y), max_size=len(Y)),
+       signed=st.lists(st.integers(-3, 2**63 - 1).map(lambda v: v if v < 3 else 2**63 - 1 - v % 4),
+                       min_size=len(Y), max_size=len(Y)))
+def test_unsigned_and_signed_labels_compare_exactly_or_are_refused(where, call, unsigned, signed):
+    # NumPy compares uint64 with int64 in float64, where 2**63 - 1 equals 2**63.
+    y_true = np.array(unsigned, dtype=np.uint64)
+    y_pred = np.array(signed, dtype=np.int64)
+    if min(signed) < 0 and max(unsigned) >= 2**63:
+        with pytest.raises(ValueError, match="^y_true and y_pred hold integers from .* no 64-bit integer type"):
+            call(y_true, y_pred)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        result, expected = call(y_true, y_pred), call(*_codes(y_true, y_pred))
+    if isinstance(result, em.ClassScores):
+        result, expected = ((r.precision, r.recall, r.f_score, r.support) for r in (result, expected))
+    assert_same(result, expected, tol=0)
