@@ -282,11 +282,14 @@ def book_references(app) -> notebooks.Book:
 
 
 def package_version() -> str:
-    """The package's version, as its wheel is named (pyproject.toml)."""
-    import tomllib
+    """The package's version, as its wheel is named: ``__version__`` of
+    evalmetrics/__init__.py, the one place that holds it (pyproject.toml reads
+    it from there), read without importing the package."""
+    import ast
 
-    with open(ROOT / "pyproject.toml", "rb") as file:
-        return tomllib.load(file)["project"]["version"]
+    tree = ast.parse((ROOT / "evalmetrics" / "__init__.py").read_text())
+    return next(node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                and any(getattr(target, "id", None) == "__version__" for target in node.targets))
 
 
 def chapter_numbers(app) -> dict[str, str]:

@@ -88,3 +88,24 @@ def test_options_are_keyword_only():
                 if parameter.default is not parameter.empty and parameter.name not in data_names:
                     offenders.append(f"{name}({parameter.name})")
     assert offenders == []
+
+
+def test_the_version_has_one_place_and_the_licence_matches():
+    import importlib.metadata
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    # pyproject.toml names no version of its own: it reads evalmetrics.__version__.
+    assert "version" not in project and project["dynamic"] == ["version"]
+    assert importlib.metadata.version("evalmetrics") == evalmetrics.__version__
+    licence = (root / "LICENSE").read_text()
+    assert project["license"] == "MIT" and licence.startswith("MIT License")
+    assert "Copyright (c) 2026 The evalmetrics authors" in licence
+    assert project["license-files"] == ["LICENSE"]
+    assert project["authors"] == [{"name": "The evalmetrics authors"}]
+    # python -OO (no docstrings) still knows the version.
+    result = subprocess.run([sys.executable, "-OO", "-c", "import evalmetrics; print(evalmetrics.__version__)"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == evalmetrics.__version__, result.stderr
