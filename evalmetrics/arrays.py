@@ -378,26 +378,36 @@ def positive_int(value, name, minimum=1, maximum=MAX_COUNT):
 
 
 def seed(value, name="seed", *, maximum=None, concrete=False):
-    """A random seed: ``None`` or a non-negative integer.
+    """A source of randomness: ``None``, a non-negative integer or a NumPy ``Generator``.
 
-    The one rule of the package: ``None`` means fresh entropy from the
-    operating system (results then differ from run to run); an integer gives
-    the same numbers on every run.  ``maximum`` bounds the integer where a
-    generator needs it (``np.random.RandomState``, which the splitters use to
-    match scikit-learn, takes seeds below 2**32).  ``concrete=True`` is for
-    functions that derive further seeds (``seed + 1``): ``None`` is then
-    replaced by one integer drawn from fresh entropy, so it still means "a
-    different run each time".  Booleans and floats are refused.
+    The one rule of the package, SciPy's rule for ``rng``: ``None`` means
+    fresh entropy from the operating system (results then differ from run
+    to run); an integer gives the same numbers on every run; a
+    ``numpy.random.Generator`` is drawn from as it is, so its state moves on
+    (two calls with one generator give two different draws, and the caller's
+    seeding of the generator reproduces both).  ``maximum`` bounds the
+    integer where a generator needs it (``np.random.RandomState``, which the
+    splitters use to match scikit-learn, takes seeds below 2**32).
+    ``concrete=True`` is for functions that derive further seeds
+    (``seed + 1``) or use one seed twice: ``None`` is then replaced by one
+    integer drawn from fresh entropy, so it still means "a different run
+    each time", and a Generator by one integer drawn from it.  Booleans,
+    floats and the legacy ``RandomState`` are refused.
     """
+    if isinstance(value, np.random.Generator):
+        # Below 2**31, so that derived seeds stay within RandomState's bound.
+        return int(value.integers(2**31)) if concrete else value
     if value is None:
         if not concrete:
             return None
-        # Below 2**31, so that derived seeds stay within RandomState's bound.
         return int(np.random.SeedSequence().generate_state(1, np.uint32)[0] >> 1)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer or None, got {type(value).__name__}")
+        hint = "; pass np.random.default_rng(...) in place of a RandomState" if isinstance(
+            value, np.random.RandomState) else ""
+        raise TypeError(f"{name} must be an integer, a numpy.random.Generator or None, got "
+                        f"{type(value).__name__}{hint}")
     if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer or None, got {value}")
+        raise ValueError(f"{name} must be a non-negative integer, a numpy.random.Generator or None, got {value}")
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)

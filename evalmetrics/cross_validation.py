@@ -61,13 +61,16 @@ def _check_splits(n_splits):
 
 
 def _check_shuffle(shuffle, seed):
+    """Validated ``(shuffle, seed)``; a Generator gives the splitter one integer seed drawn from it."""
     shuffle = arrays.boolean(shuffle, "shuffle")
     # RandomState's bound, which scikit-learn's random_state has too.
-    if arrays.seed(seed, maximum=2**32 - 1) is not None:
-        if not shuffle:
-            # scikit-learn refuses the same combination: the seed would silently do nothing.
-            raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
-    return shuffle
+    seed = arrays.seed(seed, maximum=2**32 - 1)
+    if seed is not None and not shuffle:
+        # scikit-learn refuses the same combination: the seed would silently do nothing.
+        raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
+    if isinstance(seed, np.random.Generator):
+        seed = arrays.seed(seed, concrete=True)
+    return shuffle, seed
 
 
 def _check_enough_rows(n_samples, n_splits):
@@ -126,7 +129,7 @@ def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
         Number of folds, at least 2 and at most ``n_samples``.
     shuffle : bool, default False
         Shuffle the rows before cutting them into blocks.
-    seed : int or None
+    seed : int, numpy.random.Generator or None
         Seed of the shuffle (only with ``shuffle=True``).
 
     Returns
@@ -142,7 +145,7 @@ def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
     """
     n_samples = arrays.positive_int(n_samples, "n_samples")
     n_splits = _check_splits(n_splits)
-    shuffle = _check_shuffle(shuffle, seed)
+    shuffle, seed = _check_shuffle(shuffle, seed)
     _check_enough_rows(n_samples, n_splits)
     return _k_fold(n_samples, n_splits, shuffle, seed)
 
@@ -182,7 +185,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
         Number of folds.
     shuffle : bool, default False
         Shuffle each class's fold assignment.
-    seed : int or None
+    seed : int, numpy.random.Generator or None
         Seed of the shuffle (only with ``shuffle=True``).
 
     Returns
@@ -207,7 +210,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     """
     y = arrays.class_labels(y, "y")
     n_splits = _check_splits(n_splits)
-    shuffle = _check_shuffle(shuffle, seed)
+    shuffle, seed = _check_shuffle(shuffle, seed)
     _check_enough_rows(len(y), n_splits)
     fast = arrays.short_range_codes(y)
     if fast is not None:

@@ -49,7 +49,8 @@ def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
         Mean score of the positives (the separation).
     sd : float, default 1.0
         Standard deviation of the positives' scores.
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -122,7 +123,8 @@ def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, s
     n_features : int, default 2
     separation : float, default 1.35
         Distance of each class centre from the origin.
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -165,7 +167,8 @@ def clustered_answers(n_people=30, n_questions=20, *, seed=None):
     ----------
     n_people : int, default 30
     n_questions : int, default 20
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -210,7 +213,8 @@ def demand_series(n_days=730, *, seed=None):
     Parameters
     ----------
     n_days : int, default 730
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------

@@ -419,9 +419,10 @@ class PlattCalibrated:
         The base model.
     n_folds : int, default 3
         Inner folds (stratified, as ``evalmetrics.stratified_k_fold``).
-    seed : int or None, default 0
+    seed : int, numpy.random.Generator or None, default 0
         Shuffles the inner folds like ``StratifiedKFold(shuffle=True,
-        random_state=seed)``; None keeps the rows in order.
+        random_state=seed)`` (a generator gives one integer seed per fit);
+        None keeps the rows in order.
     smooth_targets : bool, default False
         Passed to :class:`PlattScaling`.
     pos_label : label, optional
@@ -451,7 +452,7 @@ class PlattCalibrated:
 
     estimator: object
     n_folds: int = 3
-    seed: int | None = 0
+    seed: int | np.random.Generator | None = 0
     smooth_targets: bool = False
     pos_label: object = None
     # Fitted state (None until fit), left out of comparisons like the models' own.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import pickle
 import re
 import warnings
 from fractions import Fraction
@@ -37,6 +38,8 @@ from test_common import (
 
 import evalmetrics as em
 from evalmetrics import arrays, handbook
+from evalmetrics.handbook import pitfalls
+from evalmetrics.handbook.comparisons.running import compare_all
 
 generated = settings(max_examples=15, deadline=None)
 
@@ -457,21 +460,59 @@ def test_a_billion_bins_is_a_value_error_not_a_memory_error():
         em.expected_calibration_error(Y, SCORES, n_bins=10**9)
 
 
+def _seeded_platt(seed):
+    X = np.column_stack([SCORES, SCORES[::-1]])
+    return em.PlattCalibrated(em.LogisticRegression(), n_folds=2, seed=seed).fit(X, Y).predict_proba(X)
+
+
+# Every public function with a seed, of the library and of the companion (the report's are the
+# report's own): test_every_function_with_a_seed_is_here keeps the list complete.
 SEEDED = [
     ("bootstrap_interval", lambda seed: em.bootstrap_interval(em.roc_auc, Y, SCORES, n_resamples=20, seed=seed)),
+    ("bootstrap_difference", lambda seed: em.bootstrap_difference(em.roc_auc, Y, SCORES, SCORES[::-1],
+                                                                  n_resamples=20, seed=seed)),
+    ("k_fold", lambda seed: em.k_fold(10, n_splits=2, shuffle=True, seed=seed)),
     ("stratified_k_fold", lambda seed: em.stratified_k_fold(Y, n_splits=2, shuffle=True, seed=seed)),
+    ("PlattCalibrated", _seeded_platt),
     ("binormal_scores", lambda seed: em.binormal_scores(3, 3, seed=seed)),
+    ("gaussian_classes", lambda seed: em.gaussian_classes((20, 10), seed=seed)),
+    ("clustered_answers", lambda seed: em.clustered_answers(5, 4, seed=seed)),
+    ("demand_series", lambda seed: em.demand_series(60, seed=seed)),
     ("imbalance_study", lambda seed: handbook.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
-    ("accuracy_under_imbalance", lambda seed: handbook.accuracy_under_imbalance(seed=seed)),
-    ("wrong_resampling_unit", lambda seed: handbook.wrong_resampling_unit(n_resamples=20, n_fresh=3, seed=seed)),
-]
+    ("ab_comparison", lambda seed: handbook.ab_comparison(seed=seed)),
+    ("three_class_run", lambda seed: handbook.three_class_run(seed=seed)),
+    ("run_screening", lambda seed: handbook.run_screening(seed=seed)),
+    ("compare_all", lambda seed: compare_all(seed=seed, functions={"roc_auc"})),
+] + [(name, (lambda f: lambda seed: f(seed=seed))(getattr(pitfalls, name))) for name in (
+    "accuracy_under_imbalance", "rare_class_hidden", "fold_rmse", "paired_versus_separate", "too_few_examples",
+    "wrong_resampling_unit", "group_leak", "selection_leak", "temporal_leak", "trapezoid_on_fine_curve",
+    "mape_near_zero", "misread_r_squared", "calibration_on_training", "threshold_on_test_set",
+    "uncalibrated_threshold")]
+
+
+def test_every_function_with_a_seed_is_here():
+    import importlib
+    import pkgutil
+
+    found = set()
+    for info in pkgutil.walk_packages(em.__path__, "evalmetrics."):
+        if "._" in info.name or ".report" in info.name or info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if isinstance(obj, type) and not hasattr(obj, "fit"):
+                continue  # a result, an exception: no randomness of its own
+            if callable(obj) and "seed" in inspect.signature(obj).parameters:
+                found.add(name)
+    assert found == {name for name, _ in SEEDED}
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
 @generated
 @given(seed=st.integers(max_value=-1))
 def test_negative_seeds_are_refused_everywhere_alike(where, call, seed):
-    with pytest.raises(ValueError, match=r"^seed must be a non-negative integer or None"):
+    with pytest.raises(ValueError, match=r"^seed must be a non-negative integer, a numpy.random.Generator or None"):
         call(seed)
 
 
@@ -485,9 +526,10 @@ def test_the_splitters_refuse_seeds_their_generator_cannot_take(seed):
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
-@pytest.mark.parametrize("seed", [True, 1.0, "0", np.float64(2)], ids=repr)
+@pytest.mark.parametrize("seed", [True, 1.0, "0", np.float64(2), np.random.RandomState(0)],
+                         ids=["True", "1.0", "text", "float64", "RandomState"])
 def test_seeds_that_are_not_integers_are_refused_everywhere_alike(where, call, seed):
-    with pytest.raises(TypeError, match=r"^seed must be an integer or None"):
+    with pytest.raises(TypeError, match=r"^seed must be an integer, a numpy.random.Generator or None"):
         call(seed)
 
 
@@ -495,6 +537,22 @@ def test_seeds_that_are_not_integers_are_refused_everywhere_alike(where, call, s
 def test_a_seed_of_none_is_accepted_everywhere_alike(where, call):
     call(None)
     call(np.int64(7))
+
+
+def _same(a, b):
+    return pickle.dumps(a) == pickle.dumps(b)
+
+
+@pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**64))
+def test_a_generator_is_a_seed_everywhere_as_in_scipy(where, call, seed):
+    # SciPy's rule for rng: a Generator is drawn from as it is, so two generators
+    # seeded alike give the same result, and the generator's state moves on.
+    generator = np.random.default_rng(seed)
+    first = call(generator)
+    assert _same(first, call(np.random.default_rng(seed)))
+    assert not _same(generator.bit_generator.state, np.random.default_rng(seed).bit_generator.state)
 
 
 @generated

@@ -120,7 +120,8 @@ def imbalance_study(*, prevalences=(0.5, 0.1, 0.01), n_negative=20_000, mean=2.0
     mean, sd : float, default 2 and 1
     threshold : float, default 1.0
         The model flags every score of at least this value.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
+        Every run draws with it (a generator gives one integer seed for all).
 
     Returns
     -------
