@@ -318,6 +318,16 @@ SCALE_FREE = [
      "score"),
     ("youden_index", _youden, "score"),
     ("brier_score", em.brier_score, "prob"),
+    ("brier_decomposition", lambda y, p, **o: tuple(vars(em.brier_decomposition(y, p, **o)).values()), "prob"),
+    # Its difference, within-bin variance and covariance are differences of nearly equal numbers
+    # (0 up to rounding when a bin's forecasts are equal): only relative error makes no sense there.
+    ("binned_brier_decomposition", lambda y, p, **o: tuple(
+        value for name, value in vars(em.binned_brier_decomposition(y, p, **o)).items()
+        if name not in ("difference", "within_bin_variance", "within_bin_covariance")), "prob"),
+    ("reliability_curve", lambda y, p, **o: tuple(em.reliability_curve(y, p, **o)[:2]), "prob"),  # count: weights
+    ("expected_calibration_error", em.expected_calibration_error, "prob"),
+    ("corp_reliability", lambda y, p, **o: (lambda c: (c.calibrated, c.recalibrated, c.brier_score, c.miscalibration,
+                                                       c.discrimination))(em.corp_reliability(y, p, **o)), "prob"),
     ("log_loss", em.log_loss, "prob"),
     ("mean_squared_error", em.mean_squared_error, "real"),
     ("root_mean_squared_error", em.root_mean_squared_error, "real"),

@@ -34,6 +34,7 @@ from test_common import (
     Metric,
     assert_same,
     having,
+    variant_of,
 )
 
 import evalmetrics as em
@@ -52,7 +53,7 @@ def _binned(y_true, y_prob, **options):
     return d.reliability, d.resolution, d.uncertainty, d.brier_score
 
 
-UNREGISTERED = [Metric("binned_brier_decomposition", _binned, weights=False, probabilities=True)]
+UNREGISTERED = [Metric("binned_brier_decomposition", _binned, probabilities=True)]
 ATTACKED = ALL_METRICS + UNREGISTERED
 POS_LABEL_METRICS = having(ATTACKED, "pos_label")
 
@@ -908,7 +909,7 @@ def test_every_public_function_of_arrays_is_attacked():
                   "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
-    attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
+    attacked = ({variant_of(m.name) for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
                 | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
                    em.intervals, em.recalibration, em.rates, em.curves, em.calibration):

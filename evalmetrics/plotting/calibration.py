@@ -46,7 +46,7 @@ def _diagonal(ax):
     ax.plot([0, 1], [0, 1], color=GREY, linestyle="--", linewidth=1, label="perfectly calibrated")
 
 
-def plot_reliability_diagram(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
+def plot_reliability_diagram(y_true, y_prob, *, n_bins=calibration.N_BINS, strategy="uniform", pos_label=None,
                              axes=None, title=None, figsize=(4.4, 5.2)):
     """Binned reliability diagram with the bin counts underneath.
 
@@ -150,7 +150,7 @@ def plot_corp_diagram(y_true, y_prob, *, pos_label=None, axes=None, title=None,
     return fig
 
 
-def plot_reliability_and_corp(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
+def plot_reliability_and_corp(y_true, y_prob, *, n_bins=calibration.N_BINS, strategy="uniform", pos_label=None,
                               figsize=(8.6, 5.2)):
     """The binned reliability diagram (left) beside the CORP diagram (right), same data.
 
