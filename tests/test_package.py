@@ -109,3 +109,24 @@ def test_the_version_has_one_place_and_the_licence_matches():
     result = subprocess.run([sys.executable, "-OO", "-c", "import evalmetrics; print(evalmetrics.__version__)"],
                             capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.strip() == evalmetrics.__version__, result.stderr
+
+
+def test_the_departures_from_scikit_learn_stated_in_the_reference_hold():
+    # book/api.md, "Where it departs from scikit-learn": each claim, checked.
+    import numpy as np
+    from sklearn.calibration import calibration_curve
+    from sklearn.linear_model import LogisticRegression
+    from sklearn import metrics
+
+    for theirs, ours in (("roc_auc_score", "roc_auc"), ("precision_score", "precision")):
+        assert callable(getattr(metrics, theirs)) and callable(getattr(evalmetrics, ours))
+        assert not hasattr(evalmetrics, theirs)
+    units = evalmetrics.twelve_units()
+    X = units.y_score.reshape(-1, 1)
+    assert evalmetrics.LogisticRegression().fit(X, units.y_true).predict_proba(X).shape == (12,)
+    assert LogisticRegression().fit(X, units.y_true).predict_proba(X).shape == (12, 2)
+    assert inspect.signature(calibration_curve).parameters["n_bins"].default == 5
+    assert inspect.signature(evalmetrics.reliability_curve).parameters["n_bins"].default == 10
+    assert "seed" in inspect.signature(evalmetrics.k_fold).parameters
+    folds = evalmetrics.k_fold(12, n_splits=3, shuffle=True, seed=np.random.default_rng(0))
+    assert sorted(np.concatenate([f.test for f in folds]).tolist()) == list(range(12))
