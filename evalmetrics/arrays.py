@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._typing import ArrayLike, ZeroDivision
+
 __all__ = [
     "UndefinedMetricWarning",
     "ratio",
@@ -55,7 +57,8 @@ def check_zero_division(zero_division):
     return value
 
 
-def ratio(numerator, denominator, *, zero_division="warn", what="ratio"):
+def ratio(numerator: ArrayLike, denominator: ArrayLike, *, zero_division: ZeroDivision = "warn",
+          what: str = "ratio") -> float | np.ndarray:
     """Divide, replacing 0/0 (or x/0) by ``zero_division``.
 
     Parameters

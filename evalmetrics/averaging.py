@@ -23,11 +23,12 @@ and the twelve units.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from . import arrays
+from ._typing import ArrayLike, ZeroDivision
 from .counts import BinaryCounts
 from .rates import _check_beta, _counts_input
 
@@ -157,8 +158,9 @@ def _nan_average(values, weights=None):
     return float(np.average(values[keep], weights=weights[keep]))
 
 
-def per_class_scores(y_true=None, y_pred=None, *, counts=None, labels=None, beta=1.0, zero_division="warn",
-                     sample_weight=None):
+def per_class_scores(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                     counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None, beta: float = 1.0,
+                     zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> ClassScores:
     """Precision, recall, F-beta and support of every class against the rest.
 
     Parameters
@@ -199,8 +201,11 @@ def per_class_scores(y_true=None, y_pred=None, *, counts=None, labels=None, beta
                        recall=np.atleast_1d(recall), f_score=np.atleast_1d(f_score), support=support)
 
 
-def averaged_scores(y_true=None, y_pred=None, *, counts=None, average="macro", labels=None, beta=1.0,
-                    zero_division="warn", sample_weight=None):
+def averaged_scores(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                    counts: BinaryCounts | ArrayLike | None = None,
+                    average: Literal["macro", "micro", "weighted"] = "macro", labels: ArrayLike | None = None,
+                    beta: float = 1.0, zero_division: ZeroDivision = "warn",
+                    sample_weight: ArrayLike | None = None) -> AveragedScores:
     """Macro, micro or weighted average of the per-class precision, recall and F.
 
     Parameters
@@ -249,8 +254,9 @@ def averaged_scores(y_true=None, y_pred=None, *, counts=None, average="macro", l
     return AveragedScores(*(_nan_average(v, weights) for v in (precision, recall, f_score)))
 
 
-def f1_of_macro_averages(y_true=None, y_pred=None, *, counts=None, labels=None, zero_division="warn",
-                         sample_weight=None):
+def f1_of_macro_averages(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                         counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None,
+                         zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """The other macro F1: the harmonic mean of macro precision and macro recall.
 
     It is never smaller than the mean of the per-class F1 scores (the

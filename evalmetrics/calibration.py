@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -35,6 +35,7 @@ from . import arrays
 from ._kernels.brier import brier
 from ._kernels.log_loss import log_loss as _log_loss
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .recalibration import _pav
 
 __all__ = [
@@ -406,7 +407,8 @@ def _group_totals(values, p, raw):
 # public functions
 # ---------------------------------------------------------------------------
 
-def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
+def brier_score(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                sample_weight: ArrayLike | None = None) -> float:
     """Brier score: the mean squared difference between probability and outcome.
 
     Parameters
@@ -446,7 +448,8 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
     return brier(is_positive, p, w)
 
 
-def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOSS_EPS):
+def log_loss(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+             sample_weight: ArrayLike | None = None, eps: float = _LOG_LOSS_EPS) -> float:
     """Log loss: the mean negative log probability given to what happened.
 
     ``-(1/n) sum [y log p + (1 - y) log(1 - p)]`` in natural logarithms,
@@ -498,7 +501,8 @@ def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOS
     return _log_loss(is_positive, p, eps, w)
 
 
-def brier_decomposition(y_true, y_prob, *, pos_label=None, sample_weight=None):
+def brier_decomposition(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None) -> BrierDecomposition:
     """The reliability-resolution decomposition of Murphy over distinct forecasts.
 
     Rows sharing a forecast value form a group with observed share of
@@ -533,8 +537,9 @@ def brier_decomposition(y_true, y_prob, *, pos_label=None, sample_weight=None):
     return _decompose(data.y, data.p, data.w)
 
 
-def binned_brier_decomposition(y_true, y_prob, *, n_bins=N_BINS, strategy="uniform", pos_label=None,
-                               sample_weight=None):
+def binned_brier_decomposition(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                               strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                               sample_weight: ArrayLike | None = None) -> BinnedBrierDecomposition:
     """The decomposition after binning the forecasts, and what binning changed.
 
     Every forecast is replaced by the mean forecast of its bin (bins as in
@@ -574,7 +579,9 @@ def binned_brier_decomposition(y_true, y_prob, *, n_bins=N_BINS, strategy="unifo
     return _binned_decompose(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def reliability_curve(y_true, y_prob, *, n_bins=N_BINS, strategy="uniform", pos_label=None, sample_weight=None):
+def reliability_curve(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                      strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> ReliabilityCurve:
     """Mean forecast and observed share of positives in each non-empty bin.
 
     Bins are closed on the right, as in scikit-learn's ``calibration_curve``:
@@ -622,8 +629,9 @@ def reliability_curve(y_true, y_prob, *, n_bins=N_BINS, strategy="uniform", pos_
     return _reliability_curve(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def expected_calibration_error(y_true, y_prob, *, n_bins=N_BINS, strategy="uniform", pos_label=None,
-                               sample_weight=None):
+def expected_calibration_error(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                               strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                               sample_weight: ArrayLike | None = None) -> float:
     """Expected calibration error: the size-weighted mean gap of the reliability curve.
 
     ``ECE = sum_k (n_k / n) |mean forecast_k - observed share_k|`` over the
@@ -661,7 +669,8 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=N_BINS, strategy="unifo
     return _ece(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def corp_reliability(y_true, y_prob, *, pos_label=None, sample_weight=None):
+def corp_reliability(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                     sample_weight: ArrayLike | None = None) -> CorpReliability:
     """CORP reliability diagram: isotonic recalibration, no bins.
 
     The recalibrated probabilities are the pool-adjacent-violators fit of

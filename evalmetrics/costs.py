@@ -25,6 +25,7 @@ import numpy as np
 from . import arrays
 from ._kernels.sorting import integer_ranks
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .counts import _flagged_at
 from .curves import _after_infinity, _dtype, _threshold_table, _threshold_value
 
@@ -141,8 +142,8 @@ def _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct=None, d
     return CostCurve(_after_infinity(thresholds), total, false_positives, false_negatives)
 
 
-def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
-               sample_weight=None):
+def cost_curve(y_true: ArrayLike, y_score: ArrayLike, *, false_positive_cost: float, false_negative_cost: float,
+               pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> CostCurve:
     """Total cost ``cFP FP(t) + cFN FN(t)`` at every threshold.
 
     The first row is the threshold +inf (nothing flagged, FN = P); then one
@@ -184,8 +185,8 @@ def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos
     return _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct, _dtype(y_score))
 
 
-def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
-                   sample_weight=None):
+def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *, false_positive_cost: float, false_negative_cost: float,
+                   pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> BestThreshold:
     """The threshold with the smallest total cost.
 
     Ties go to the highest threshold, the one that flags the fewest
@@ -229,8 +230,9 @@ def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost,
     )
 
 
-def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_negative_cost,
-                      pos_label=None, sample_weight=None):
+def cost_at_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *, false_positive_cost: float,
+                      false_negative_cost: float, pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Total cost ``cFP FP + cFN FN`` of flagging every score at least ``threshold``.
 
     Parameters
@@ -266,7 +268,7 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
     return total
 
 
-def bayes_threshold(*, false_positive_cost, false_negative_cost):
+def bayes_threshold(*, false_positive_cost: float, false_negative_cost: float) -> float:
     """The cost-optimal threshold for calibrated probabilities: ``cFP / (cFP + cFN)``.
 
     Flagging an example of probability p costs ``cFP (1 - p)`` in
@@ -297,7 +299,7 @@ def bayes_threshold(*, false_positive_cost, false_negative_cost):
     return (fp_cost / larger) / (fp_cost / larger + fn_cost / larger)
 
 
-def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
+def iso_cost_slope(prevalence: float, *, false_positive_cost: float, false_negative_cost: float) -> float:
     """Slope of the lines of equal expected cost in ROC space.
 
     The expected cost per example is ``cFP (1 - pi) FPR + cFN pi (1 - TPR)``,
@@ -332,7 +334,8 @@ def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
     return (fp_cost / fn_cost) * ((1.0 - prevalence) / prevalence)
 
 
-def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
+def youden_index(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                 sample_weight: ArrayLike | None = None) -> YoudenIndex:
     """The largest TPR - FPR over all thresholds, and where it is reached.
 
     Youden's J is the height of the ROC curve above the chance diagonal;

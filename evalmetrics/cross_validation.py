@@ -22,12 +22,14 @@ model that never saw it.
 from __future__ import annotations
 
 import heapq
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import arrays
 from ._estimators import positive_probabilities, unfitted_copy
+from ._typing import ArrayLike, Label, Seed
 
 __all__ = [
     "Fold",
@@ -114,7 +116,7 @@ def _first_appearance(table, shifted, n_classes):
 # the splitters
 # ---------------------------------------------------------------------------
 
-def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
+def k_fold(n_samples: int, *, n_splits: int = 5, shuffle: bool = False, seed: Seed = None) -> list[Fold]:
     """Plain k-fold: consecutive blocks of (optionally shuffled) rows.
 
     The first ``n_samples % n_splits`` folds get one row more than the
@@ -166,7 +168,7 @@ def _k_fold(n_samples, n_splits, shuffle, seed):
     return _folds_from_assignment(assignment, n_splits)
 
 
-def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
+def stratified_k_fold(y: ArrayLike, *, n_splits: int = 5, shuffle: bool = False, seed: Seed = None) -> list[Fold]:
     """Stratified k-fold: every fold keeps each class's share.
 
     scikit-learn's algorithm: the sorted labels are dealt round-robin to the
@@ -258,7 +260,7 @@ def _stratified_k_fold(codes, n_classes, n_splits, shuffle, seed):
     return _folds_from_assignment(assignment, n_splits)
 
 
-def group_k_fold(groups, *, n_splits=5):
+def group_k_fold(groups: ArrayLike, *, n_splits: int = 5) -> list[Fold]:
     """Grouped k-fold: all rows of a group land in the same test fold.
 
     Groups are placed from the largest to the smallest, each into the fold
@@ -323,7 +325,8 @@ def _group_folds(sizes, n_splits):
     return np.array(fold_of_group)
 
 
-def time_series_split(n_samples, *, n_splits=5, test_size=None, gap=0, max_train_size=None):
+def time_series_split(n_samples: int, *, n_splits: int = 5, test_size: int | None = None, gap: int = 0,
+                      max_train_size: int | None = None) -> list[Fold]:
     """Forward-chaining splits: train on the past, test on the next block.
 
     The last ``n_splits * test_size`` rows are cut into ``n_splits`` test
@@ -421,7 +424,9 @@ def _check_folds(folds, n_samples):
     return checked
 
 
-def out_of_fold_probabilities(model, X, y, *, folds, pos_label=None):
+def out_of_fold_probabilities(model: Any, X: ArrayLike, y: ArrayLike, *,
+                              folds: Iterable[Fold | tuple[ArrayLike, ArrayLike]],
+                              pos_label: Label | None = None) -> np.ndarray:
     """Positive-class probability of every row from a model that did not see it.
 
     For each fold a copy of the model (never ``model`` itself, which stays

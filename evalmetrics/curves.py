@@ -25,11 +25,13 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
-from .arrays import UndefinedMetricWarning
 from ._kernels import auc as _auc
 from ._kernels.bootstrap_auc import auc_engine
 from ._kernels.sorting import _EXACT_INTEGERS, integer_ranks, score_table, weighted_score_table
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
+from .arrays import UndefinedMetricWarning
+from .counts import BinaryCounts
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -90,37 +92,35 @@ class ThresholdTable:
         return len(self.thresholds)
 
     @property
-    def false_negatives(self):
+    def false_negatives(self) -> np.ndarray:
         """FN = P - TP at each threshold."""
         return self.positives - self.true_positives
 
     @property
-    def true_negatives(self):
+    def true_negatives(self) -> np.ndarray:
         """TN = N - FP at each threshold."""
         return self.negatives - self.false_positives
 
     @property
-    def true_positive_rate(self):
+    def true_positive_rate(self) -> np.ndarray:
         """TP / P; NaN (with a warning) when there are no positives."""
         return _rate(self.true_positives, self.positives, _TPR)
 
     recall = true_positive_rate
 
     @property
-    def false_positive_rate(self):
+    def false_positive_rate(self) -> np.ndarray:
         """FP / N; NaN (with a warning) when there are no negatives."""
         return _rate(self.false_positives, self.negatives, _FPR)
 
     @property
-    def precision(self):
+    def precision(self) -> np.ndarray:
         """TP / (TP + FP).  Never 0/0: every row flags at least one example."""
         return self.true_positives / (self.true_positives + self.false_positives)
 
     @property
-    def counts(self):
+    def counts(self) -> BinaryCounts:
         """The four counts as a :class:`~evalmetrics.counts.BinaryCounts` of arrays."""
-        from .counts import BinaryCounts
-
         return BinaryCounts(
             tp=self.true_positives, fp=self.false_positives,
             fn=self.false_negatives, tn=self.true_negatives,
@@ -301,7 +301,8 @@ _OPTIONS = """pos_label : label, optional
 _SHARED = _DATA + "\n    " + _OPTIONS
 
 
-def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
+def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                    sample_weight: ArrayLike | None = None) -> ThresholdTable:
     """True and false positives at every distinct score (decreasing).
 
     {shared}
@@ -327,7 +328,8 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
     return _threshold_table(is_positive, values, weights, distinct, _dtype(y_score))
 
 
-def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+              sample_weight: ArrayLike | None = None) -> RocCurve:
     """The ROC curve: one point per distinct score, after (0, 0) at +inf.
 
     Equal to ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``,
@@ -360,7 +362,8 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     return RocCurve(fpr, tpr, _after_infinity(table.thresholds))
 
 
-def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+            sample_weight: ArrayLike | None = None) -> float:
     """Area under the ROC curve, ties counted one half.
 
     Equals the probability that a random positive scores above a random
@@ -388,7 +391,8 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
     return _roc_auc(is_positive, values, weights)
 
 
-def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                           sample_weight: ArrayLike | None = None) -> PrecisionRecallCurve:
     """Precision and recall at every distinct score, in decreasing order.
 
     ``sklearn.metrics.precision_recall_curve`` returns the same rows in
@@ -425,7 +429,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     return PrecisionRecallCurve(precision, recall, table.thresholds.copy())
 
 
-def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
+def average_precision(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Average precision: the sum over thresholds of recall gain times precision.
 
     A step sum, not the trapezoidal area; equals
@@ -456,7 +461,8 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     return value
 
 
-def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weight=None):
+def precision_at_recall(y_true: ArrayLike, y_score: ArrayLike, recall: float, *, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None) -> float:
     """Precision at the highest threshold whose recall reaches ``recall``.
 
     Lower the threshold through the distinct scores until the recall first
@@ -494,8 +500,8 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     return float(table.precision[min(row, len(table) - 1)])
 
 
-def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_label=None,
-                                  sample_weight=None):
+def recall_at_false_positive_rate(y_true: ArrayLike, y_score: ArrayLike, false_positive_rate: float, *,
+                                  pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> float:
     """The largest recall among thresholds whose false positive rate is at most the target.
 
     The infinite threshold (recall 0, false positive rate 0) always

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import arrays
+from ._typing import ArrayLike, Label
 
 __all__ = ["GaussianNaiveBayes", "LogisticRegression"]
 
@@ -198,7 +199,7 @@ class LogisticRegression:
         arrays.real(self.tol, "tol", low=0.0, low_open=True)
         arrays.positive_int(self.max_iter, "max_iter", maximum=None)  # iterations, not memory
 
-    def fit(self, X, y, *, pos_label=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None) -> LogisticRegression:
         """Return a fitted copy.
 
         Parameters
@@ -233,7 +234,7 @@ class LogisticRegression:
             feature_scale=unit_scale * unit, n_iter=n_iter, feature_names_in_=names,
         )
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The log-odds of the positive class, ``intercept + w . z``.
 
         Parameters
@@ -252,7 +253,7 @@ class LogisticRegression:
         standardized = (X / unit - self.feature_mean / unit) / (self.feature_scale / unit)
         return self.intercept + standardized @ self.weights
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Probability of the positive class, shape (n,).
 
         Parameters
@@ -358,7 +359,7 @@ class GaussianNaiveBayes:
     def __post_init__(self):
         arrays.non_negative(self.var_smoothing, "var_smoothing")
 
-    def fit(self, X, y, *, pos_label=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None) -> GaussianNaiveBayes:
         """Return a fitted copy.
 
         Parameters
@@ -407,7 +408,7 @@ class GaussianNaiveBayes:
             columns.append(np.log(self.class_prior[c]) + normalizer + distance)
         return np.column_stack(columns)
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The log-odds of the positive class, ``log P(1 | x) - log P(0 | x)``.
 
         Parameters
@@ -422,7 +423,7 @@ class GaussianNaiveBayes:
         joint = self._joint_log_likelihood(X)
         return joint[:, 1] - joint[:, 0]
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Probability of the positive class, shape (n,).
 
         Parameters

@@ -20,11 +20,13 @@ FN = 1, TN = 5.
 
 from __future__ import annotations
 
+from typing import Literal
 
 import numpy as np
 
 from . import arrays
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label, ZeroDivision
 from .counts import (
     BinaryCounts,
     _binary_counts_from_masks,
@@ -161,8 +163,9 @@ def _undefined(zero_division, what):
 def _binary_rate(numerator, denominator, what):
     name = what.replace(" ", "_")
 
-    def rate(y_true=None, y_pred=None, *, counts=None, pos_label=None, zero_division="warn",
-             sample_weight=None):
+    def rate(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+             counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+             zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float | np.ndarray:
         arrays.check_zero_division(zero_division)
         c = _counts_input(y_true, y_pred, counts, binary=True, pos_label=pos_label,
                           sample_weight=sample_weight, ratio=True, metric=name)
@@ -250,8 +253,9 @@ def _f_beta_from_counts(c, beta, zero_division):
     return arrays.ratio(numerator, denominator, zero_division=zero_division, what="F-score")
 
 
-def f_beta(y_true=None, y_pred=None, *, beta, counts=None, pos_label=None, zero_division="warn",
-           sample_weight=None):
+def f_beta(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, beta: float,
+           counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+           zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """F-beta score: the weighted harmonic mean of precision and recall.
 
     ``(1 + beta**2) TP / ((1 + beta**2) TP + beta**2 FN + FP)``: a false
@@ -294,7 +298,9 @@ def f_beta(y_true=None, y_pred=None, *, beta, counts=None, pos_label=None, zero_
     return _f_beta_from_counts(c, beta, zero_division)
 
 
-def f1(y_true=None, y_pred=None, *, counts=None, pos_label=None, zero_division="warn", sample_weight=None):
+def f1(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+       counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+       zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """F1 score, 2 TP / (2 TP + FP + FN): :func:`f_beta` with ``beta=1``.
 
     Parameters
@@ -323,7 +329,9 @@ def f1(y_true=None, y_pred=None, *, counts=None, pos_label=None, zero_division="
 # metrics defined for K classes
 # ---------------------------------------------------------------------------
 
-def accuracy(y_true=None, y_pred=None, *, counts=None, zero_division="warn", sample_weight=None):
+def accuracy(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+             counts: BinaryCounts | ArrayLike | None = None, zero_division: ZeroDivision = "warn",
+             sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Share of correct predictions, (TP + TN) / n or trace(C) / n.
 
     Parameters
@@ -376,8 +384,10 @@ def _as_matrix(c):
     return c if isinstance(c, BinaryCounts) else c[1]
 
 
-def balanced_accuracy(y_true=None, y_pred=None, *, counts=None, adjusted=False, zero_division="warn",
-                      sample_weight=None):
+def balanced_accuracy(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                      counts: BinaryCounts | ArrayLike | None = None, adjusted: bool = False,
+                      zero_division: ZeroDivision = "warn",
+                      sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Mean of the per-class recalls; (recall + specificity) / 2 for two classes.
 
     Classes absent from ``y_true`` (an empty row of the matrix) are left out,
@@ -431,7 +441,9 @@ def balanced_accuracy(y_true=None, y_pred=None, *, counts=None, adjusted=False, 
     return score
 
 
-def matthews_correlation(y_true=None, y_pred=None, *, counts=None, sample_weight=None):
+def matthews_correlation(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                         counts: BinaryCounts | ArrayLike | None = None,
+                         sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """The Matthews correlation coefficient, for two or K classes (Gorodkin).
 
     Two classes: ``(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.
@@ -479,8 +491,10 @@ def matthews_correlation(y_true=None, y_pred=None, *, counts=None, sample_weight
     return float(value) if value.ndim == 0 else value
 
 
-def cohen_kappa(y_true=None, y_pred=None, *, counts=None, labels=None, weights=None, zero_division="warn",
-                sample_weight=None):
+def cohen_kappa(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None,
+                weights: Literal["linear", "quadratic"] | None = None, zero_division: ZeroDivision = "warn",
+                sample_weight: ArrayLike | None = None) -> float:
     """Agreement corrected for chance agreement: Cohen's kappa.
 
     ``kappa = 1 - sum(w * C) / sum(w * E)`` with ``E`` the counts expected
@@ -549,7 +563,8 @@ def cohen_kappa(y_true=None, y_pred=None, *, counts=None, labels=None, weights=N
 # precision at another prevalence
 # ---------------------------------------------------------------------------
 
-def precision_at_prevalence(tpr, fpr, prevalence, *, zero_division="warn"):
+def precision_at_prevalence(tpr: ArrayLike, fpr: ArrayLike, prevalence: ArrayLike, *,
+                            zero_division: ZeroDivision = "warn") -> float | np.ndarray:
     """Precision of a classifier with rates ``tpr``, ``fpr`` at prevalence pi (Bayes' rule).
 
     ``precision = tpr pi / (tpr pi + fpr (1 - pi))``.  Arguments broadcast.

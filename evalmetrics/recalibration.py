@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import arrays
-from ._kernels.weights import scale_free
 from ._estimators import positive_probabilities, unfitted_copy
+from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .cross_validation import stratified_k_fold
 
 __all__ = [
@@ -71,7 +72,7 @@ def _positive_weights(sample_weight, n):
     return scale_free(weights)
 
 
-def isotonic_regression(y, *, sample_weight=None):
+def isotonic_regression(y: ArrayLike, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
     """Non-decreasing least-squares fit of ``y`` in the order given.
 
     Minimises ``sum w_i (y_i - x_i)^2`` subject to ``x_1 <= ... <= x_n`` by
@@ -142,7 +143,7 @@ class IsotonicCalibration:
     values: np.ndarray | None = None
     interpolation: str = "step"
 
-    def fit(self, scores, y, *, sample_weight=None):
+    def fit(self, scores: ArrayLike, y: ArrayLike, *, sample_weight: ArrayLike | None = None) -> IsotonicCalibration:
         """Fit on scores and outcomes (0/1 labels, or any real values); return a fitted copy.
 
         Parameters
@@ -178,7 +179,7 @@ class IsotonicCalibration:
         mean = np.bincount(group, weights=weights * target) / total
         return dataclasses.replace(self, thresholds=thresholds, values=_pav(mean, total))
 
-    def transform(self, scores):
+    def transform(self, scores: ArrayLike) -> np.ndarray:
         """The fitted map at ``scores``.
 
         Parameters
@@ -198,7 +199,7 @@ class IsotonicCalibration:
         position = np.searchsorted(self.thresholds, s, side="right") - 1
         return self.values[np.clip(position, 0, len(self.values) - 1)]
 
-    def predict_proba(self, scores):
+    def predict_proba(self, scores: ArrayLike) -> np.ndarray:
         """The same as :meth:`transform`: probabilities of the positive class when fitted on 0/1 labels.
 
         Parameters
@@ -319,7 +320,8 @@ class PlattScaling:
     intercept: float | None = None
     smooth_targets: bool = False
 
-    def fit(self, scores, y, *, pos_label=None, sample_weight=None):
+    def fit(self, scores: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None,
+            sample_weight: ArrayLike | None = None) -> PlattScaling:
         """Fit on held-out scores and labels; return a fitted copy.
 
         Parameters
@@ -348,7 +350,7 @@ class PlattScaling:
         slope, intercept = _fit_platt(s, positive, w, arrays.boolean(self.smooth_targets, "smooth_targets"))
         return dataclasses.replace(self, slope=slope, intercept=intercept)
 
-    def decision_function(self, scores):
+    def decision_function(self, scores: ArrayLike) -> np.ndarray:
         """The fitted log-odds ``slope * s + intercept``.
 
         Parameters
@@ -364,7 +366,7 @@ class PlattScaling:
             raise ValueError("PlattScaling is not fitted; call fit(scores, y) first")
         return self.slope * arrays.scores(scores, "scores") + self.intercept
 
-    def predict_proba(self, scores):
+    def predict_proba(self, scores: ArrayLike) -> np.ndarray:
         """Calibrated probabilities of the positive class, shape (n,).
 
         Parameters
@@ -378,7 +380,7 @@ class PlattScaling:
         """
         return np.exp(_log_sigmoid(self.decision_function(scores)))
 
-    def transform(self, scores):
+    def transform(self, scores: ArrayLike) -> np.ndarray:
         """The same as :meth:`predict_proba`.
 
         Parameters
@@ -459,7 +461,7 @@ class PlattCalibrated:
     fitted_estimator: object = field(default=None, repr=False, compare=False)
     calibrator: PlattScaling | None = field(default=None, repr=False, compare=False)
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PlattCalibrated:
         """Fit the model and its Platt map; return a fitted copy.
 
         Parameters
@@ -510,7 +512,7 @@ class PlattCalibrated:
         if self.calibrator is None:
             raise ValueError("PlattCalibrated is not fitted; call fit(X, y) first")
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Calibrated log-odds of the positive class.
 
         Parameters
@@ -525,7 +527,7 @@ class PlattCalibrated:
         self._check_fitted()
         return self.calibrator.decision_function(self._scores(self.fitted_estimator, np.asarray(X)))
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Calibrated probabilities of the positive class, shape (n,).
 
         Parameters

@@ -9,9 +9,17 @@ prevalence baseline) are drawn once per axes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._typing import ArrayLike, Label
 from ._style import GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_cost_curve",
@@ -36,8 +44,10 @@ def _has(ax, gid):
     return any(artist.get_gid() == gid for artist in ax.get_lines())
 
 
-def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None,
-                   color=None, shade=False, mark_ties=True, binormal=None, title=None):
+def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, pos_label: Label | None = None,
+                   sample_weight: ArrayLike | None = None, label: str | None = None, color: str | None = None,
+                   shade: bool = False, mark_ties: bool = True, binormal: tuple[float, float] | None = None,
+                   title: str | None = None) -> Figure:
     """The ROC staircase, one point per distinct score, with the chance diagonal.
 
     A tied group holding both classes moves the curve diagonally in one
@@ -109,8 +119,10 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
     return fig
 
 
-def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None,
-                                label=None, color=None, sawtooth=True, baseline=True, title=None):
+def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *,
+                                pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                                label: str | None = None, color: str | None = None, sawtooth: bool = True,
+                                baseline: bool = True, title: str | None = None) -> Figure:
     """Average precision as steps, the sawtooth of all operating points, the prevalence.
 
     The steps rise to the precision reached at each threshold where recall
@@ -173,7 +185,8 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     return fig
 
 
-def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(8.8, 5.1)):
+def plot_roc_and_precision_recall(cases: Mapping[str, tuple[ArrayLike, ArrayLike]], *, sawtooth: bool | None = None,
+                                  mark_ties: bool | None = None, figsize: tuple[float, float] = (8.8, 5.1)) -> Figure:
     """ROC curves (left) and precision-recall curves (right) of the same data sets.
 
     The precision-recall legend sits under its axes, where it hides no curve.
@@ -221,9 +234,10 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
     return fig
 
 
-def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_negative_cost,
-                    pos_label=None, sample_weight=None, mark_thresholds=(), bayes=True, title=None,
-                    x_range=(0.0, 1.0)):
+def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, false_positive_cost: float,
+                    false_negative_cost: float, pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                    mark_thresholds: Sequence[float] = (), bayes: bool = True, title: str | None = None,
+                    x_range: tuple[float, float] = (0.0, 1.0)) -> Figure:
     """Total cost against the threshold: a staircase that changes only at the scores.
 
     The cost at threshold t is that of flagging every score at least t, so
@@ -295,8 +309,9 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     return fig
 
 
-def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_negative_cost,
-                        pos_label=None, sample_weight=None, n_lines=3, title=None):
+def plot_iso_cost_lines(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, false_positive_cost: float,
+                        false_negative_cost: float, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None, n_lines: int = 3, title: str | None = None) -> Figure:
     """The ROC curve with lines of equal expected cost, the best one touching it.
 
     In ROC space the expected cost is constant along lines of slope
