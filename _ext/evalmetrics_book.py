@@ -252,7 +252,7 @@ def book_references(app) -> notebooks.Book:
             number = env.toc_fignumbers.get(doc, {}).get(kind, {}).get(node_id)
             if number:
                 book.numbers[label] = (kind, ".".join(map(str, number)))
-    for label, (doc, node_id) in std.get("anonlabels", {}).items():
+    for label, (doc, _) in std.get("anonlabels", {}).items():
         book.targets.setdefault(label, (doc, book.titles.get(doc, label)))
     for label, (doc, eqno) in env.domaindata.get("math", {}).get("objects", {}).items():
         number = str(eqno)

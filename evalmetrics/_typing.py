@@ -10,7 +10,7 @@ signatures cost nothing at run time, and the API reference (autodoc with
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -18,10 +18,10 @@ from numpy.typing import ArrayLike
 __all__ = ["ArrayLike", "Label", "Seed", "ZeroDivision"]
 
 #: A class label: a number, a string or a bool (a NumPy scalar too).
-Label = Union[int, float, str, bool, np.generic]
+Label = int | float | str | bool | np.generic
 
 #: The value of an undefined ratio: "warn" (0 and a warning), 0, 1 or NaN.
-ZeroDivision = Union[Literal["warn"], float]
+ZeroDivision = Literal["warn"] | float
 
 #: A source of randomness: None (fresh entropy), an integer or a NumPy Generator.
-Seed = Union[int, np.random.Generator, None]
+Seed = int | np.random.Generator | None

@@ -369,7 +369,8 @@ def test_weighted_metrics_do_not_change_when_the_weights_are_rescaled(name, metr
     factors = _FACTORS + [10.0 ** int(rng.integers(-300, 300)), 2.0 ** int(rng.integers(-1000, 1000))]
     rescaled = [(f"times {f:g}", weights * f) for f in factors]
     # Near the float limit: the largest weight just below it, where the sums overflow.
-    rescaled.append(("up to the float limit", weights / weights.max() * (np.finfo(np.float64).max * rng.uniform(0.5, 1))))
+    largest = np.finfo(np.float64).max * rng.uniform(0.5, 1)
+    rescaled.append(("up to the float limit", weights / weights.max() * largest))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", em.UndefinedMetricWarning)
         reference = _flat(metric(y, second, sample_weight=weights))

@@ -14,16 +14,17 @@ import warnings
 import numpy as np
 import pytest
 from scipy import stats
-from sklearn.metrics import brier_score_loss, confusion_matrix as sk_confusion_matrix
-from sklearn.metrics import roc_auc_score, roc_curve as sk_roc_curve
+from sklearn.metrics import brier_score_loss, roc_auc_score
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+from sklearn.metrics import roc_curve as sk_roc_curve
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 
 import evalmetrics as em
 from evalmetrics import arrays, counts, cross_validation, intervals
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
-from helpers import spy_on_engine
 from evalmetrics._kernels import sorting
 from evalmetrics.arrays import UndefinedMetricWarning
+from helpers import spy_on_engine
 
 
 def no_fast_masks(monkeypatch):

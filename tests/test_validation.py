@@ -24,23 +24,23 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
+import evalmetrics as em
+from evalmetrics import arrays, handbook
+from evalmetrics.handbook import pitfalls
+from evalmetrics.handbook.comparisons.running import compare_all
 from test_common import (
     ALL_METRICS,
     LABEL_METRICS,
     PREDICTIONS,
     SCORE_METRICS,
     SCORES,
-    Y,
     Metric,
+    Y,
     assert_same,
     having,
     variant_of,
 )
-
-import evalmetrics as em
-from evalmetrics import arrays, handbook
-from evalmetrics.handbook import pitfalls
-from evalmetrics.handbook.comparisons.running import compare_all
 
 generated = settings(max_examples=15, deadline=None)
 
@@ -225,8 +225,11 @@ def test_string_labels_against_number_labels_are_refused(metric, words, swap):
 # more than two classes where two are needed
 # ---------------------------------------------------------------------------
 
+ROWS = len(Y)
+
+
 @st.composite
-def three_classes(draw, n=len(Y)):
+def three_classes(draw, n=ROWS):
     labels = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
     labels[:3] = 0, 1, 2
     return labels[np.argsort(draw(st.permutations(range(n))))]
@@ -352,7 +355,8 @@ def test_counts_give_what_the_labels_give(name, function, data):
 
 @pytest.mark.parametrize("metric", ALL_METRICS, ids=str)
 @generated
-@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 2 <= sum(v) <= 6),  # DeLong needs two of each
+# DeLong needs two of each class.
+@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 2 <= sum(v) <= 6),
        spelling=st.sampled_from(["object", "float", "list of floats"]))
 def test_labels_spelled_as_objects_or_whole_floats_give_the_same_values(metric, y_true, spelling):
     y_true = np.array(y_true)

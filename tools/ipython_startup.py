@@ -8,7 +8,8 @@
 # stderr and in the build's log (EVALMETRICS_FIGURE_LOG, set by _ext/evalmetrics_book.py,
 # which turns each line into a build warning: a hidden cell's stderr is never shown).
 try:
-    get_ipython().run_line_magic("config", "InlineBackend.figure_formats = ['png', 'pdf']")
+    get_ipython().run_line_magic(  # noqa: F821 - a builtin of the IPython kernel that runs this file
+        "config", "InlineBackend.figure_formats = ['png', 'pdf']")
 except Exception:  # not an IPython kernel with the inline backend: nothing to set
     pass
 

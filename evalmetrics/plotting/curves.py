@@ -225,7 +225,7 @@ def plot_roc_and_precision_recall(cases: Mapping[str, tuple[ArrayLike, ArrayLike
                                     sawtooth=small if sawtooth is None else sawtooth,
                                     baseline=len(cases) == 1)
     if len(cases) > 1:  # one baseline per case, in the case's colour
-        for line, (y_true, _) in zip([l for l in pr_ax.get_lines() if l.get_gid() == _PR_GID],
+        for line, (y_true, _) in zip([drawn for drawn in pr_ax.get_lines() if drawn.get_gid() == _PR_GID],
                                      cases.values()):
             pr_ax.axhline(_prevalence(y_true, None, None), color=line.get_color(), linestyle=":",
                           linewidth=1.0)

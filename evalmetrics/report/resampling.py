@@ -221,7 +221,7 @@ class ReportBootstrap:
             while pending:
                 collect(*pending.popleft())
         self._numbers = []
-        for c, column in enumerate(columns):
+        for c in range(len(columns)):
             numbers = {}
             at_data = _threshold_metrics(*(np.array([v]) for v in estimates[c][:4]))
             at_resamples = _threshold_metrics(*(found[c, k].astype(np.int64) for k in range(4)))
