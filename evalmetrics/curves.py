@@ -135,9 +135,9 @@ class RocCurve(NamedTuple):
     false_positive_rate, true_positive_rate : ndarray
         The points, non-decreasing.
     thresholds : ndarray
-        ``inf``, then the distinct scores in decreasing order (float64, or
-        as in :attr:`ThresholdTable.thresholds`, in an object array for
-        integers).
+        ``inf``, then the distinct scores in decreasing order: float64, or
+        the scores' own type as in :class:`ThresholdTable` (Python integers
+        in an object array for integers beyond 2**53).
     """
 
     false_positive_rate: np.ndarray
