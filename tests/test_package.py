@@ -97,8 +97,10 @@ def test_the_version_has_one_place_and_the_licence_matches():
 
     root = Path(__file__).resolve().parent.parent
     pyproject = (root / "pyproject.toml").read_text()
+    project = pyproject.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
     # pyproject.toml names no version of its own: it reads evalmetrics.__version__.
-    assert not re.search(r"^version\s*=", pyproject, re.M) and 'dynamic = ["version"]' in pyproject
+    assert not re.search(r"^version\s*=", project, re.M) and 'dynamic = ["version"]' in project
+    assert 'version = { attr = "evalmetrics.__version__" }' in pyproject
     metadata = importlib.metadata.metadata("evalmetrics")  # what pip installed from pyproject.toml
     assert metadata["Version"] == evalmetrics.__version__
     licence = (root / "LICENSE").read_text()
