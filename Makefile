@@ -13,6 +13,7 @@
 #   make system    install the Debian packages the PDF and the browser test need
 #   make expected-outputs
 #                  record the outputs of the cells tagged nbval-check-output
+#   make lint      ruff's checks (pyproject.toml's [tool.ruff]) over the whole repository
 # Each target creates the virtual environment it needs; nothing is installed by hand.
 # The execution cache is dropped automatically when evalmetrics/ changes
 # (_ext/evalmetrics_book.py), so a rebuild never shows numbers of old code.
@@ -35,7 +36,7 @@ TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-reco
                 texlive-xetex latexmk fonts-freefont-otf poppler-utils
 BROWSER_PACKAGES := chromium
 
-.PHONY: venv test book pdf handout system tex browser expected-outputs clean lock test-newest
+.PHONY: venv test book pdf handout system tex browser expected-outputs clean lock test-newest lint
 
 # Every Python package at the version constraints.txt names (the lock), so a course
 # that builds its handouts in week 1 and week 12 gets the same numbers and figures.
@@ -125,6 +126,10 @@ $(AXE): package.json package-lock.json
 
 expected-outputs: $(STAMP)
 	$(BIN)/python tools/expected_outputs.py
+
+# Lint only (no formatter): the rules and their reasons are in pyproject.toml.
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 clean:
 	rm -rf _build

@@ -24,7 +24,8 @@ directive for a module listed here (and every module listed has its page):
     .. api-module:: evalmetrics.curves
     ```
 
-(in reStructuredText, which autodoc writes and parses) writes the module's docstring, then each name of its ``__all__`` in that order
+(in reStructuredText, which autodoc writes and parses) writes the module's docstring, then each name
+of its ``__all__`` in that order
 (``autofunction`` or ``autoclass`` with the class's own public methods).
 """
 

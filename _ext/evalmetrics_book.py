@@ -71,14 +71,13 @@ from pathlib import Path
 
 import nbformat
 import sphinxcontrib.bibtex.plugin
-from sphinx.util import logging
-from sphinx.util.fileutil import copy_asset
 from pybtex.plugin import register_plugin as register_pybtex_plugin
 from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.formatting.unsrt import pages as entry_pages
-from pybtex.style.template import (field, first_of, join, names, optional, optional_field, sentence,
-                                   tag, words)
+from pybtex.style.template import field, first_of, join, names, optional, optional_field, sentence, tag, words
+from sphinx.util import logging
+from sphinx.util.fileutil import copy_asset
 from sphinxcontrib.bibtex.style.referencing import BracketStyle
 from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
 
@@ -336,7 +335,7 @@ def book_references(app) -> notebooks.Book:
             number = env.toc_fignumbers.get(doc, {}).get(kind, {}).get(node_id)
             if number:
                 book.numbers[label] = (kind, ".".join(map(str, number)))
-    for label, (doc, node_id) in std.get("anonlabels", {}).items():
+    for label, (doc, _) in std.get("anonlabels", {}).items():
         book.targets.setdefault(label, (doc, book.titles.get(doc, label)))
     for label, (doc, eqno) in env.domaindata.get("math", {}).get("objects", {}).items():
         number = str(eqno)
@@ -366,11 +365,14 @@ def book_references(app) -> notebooks.Book:
 
 
 def package_version() -> str:
-    """The package's version, as its wheel is named (pyproject.toml)."""
-    import tomllib
+    """The package's version, as its wheel is named: ``__version__`` of
+    evalmetrics/__init__.py, the one place that holds it (pyproject.toml reads
+    it from there), read without importing the package."""
+    import ast
 
-    with open(ROOT / "pyproject.toml", "rb") as file:
-        return tomllib.load(file)["project"]["version"]
+    tree = ast.parse((ROOT / "evalmetrics" / "__init__.py").read_text())
+    return next(node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                and any(getattr(target, "id", None) == "__version__" for target in node.targets))
 
 
 def chapter_numbers(app) -> dict[str, str]:

@@ -92,9 +92,9 @@ class BookStructure(SphinxPostTransform):
             docname = sof["docname"]
             before = []
             if docname in parts:
-                before.append(_raw(r"\part{%s}" % _latex_escape(parts[docname]) + "\n"))
+                before.append(_raw(rf"\part{{{_latex_escape(parts[docname])}}}" + "\n"))
             if docname in numbers:
-                sof.insert(0, _raw(r"\setcounter{chapter}{%d}" % (numbers[docname] - 1) + "\n"))
+                sof.insert(0, _raw(rf"\setcounter{{chapter}}{{{numbers[docname] - 1}}}" + "\n"))
             parent = sof.parent
             index = parent.index(sof)
             for offset, node in enumerate(before):
@@ -115,7 +115,7 @@ class BookStructure(SphinxPostTransform):
         for section in [c for c in root.children if isinstance(c, nodes.section)]:
             heading = section[0].astext() if isinstance(section[0], nodes.title) else ""
             content = section.children[1:] if heading else section.children
-            replacement = [_raw(r"\section*{%s}" % _latex_escape(heading) + "\n")] if heading else []
+            replacement = [_raw(rf"\section*{{{_latex_escape(heading)}}}" + "\n")] if heading else []
             section.replace_self(replacement + list(content))
 
     def _bibliography(self, document) -> None:

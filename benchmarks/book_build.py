@@ -136,7 +136,8 @@ def execution_seconds(root):
 def failure_note(code, log):
     root = str(log.parents[1]) + os.sep
     problems = [line.replace(root, "") for line in sphinx_problems(log)]
-    first = problems[0][-160:] if problems else next((l for l in reversed(log_lines(log)) if l.strip()), "")
+    first = problems[0][-160:] if problems else next(
+        (line for line in reversed(log_lines(log)) if line.strip()), "")
     return f"exit {code}: {len(problems)} warning/error line(s), first: {first}"
 
 

@@ -121,7 +121,8 @@ def bootstrap_rows(n, n_resamples=2000, loop_resamples=50):
     budget = loop_time / 100
     print(f"\nbootstrap of the AUC, tied scores, n = {n:.0e}, B = {n_resamples}, {cells.n_cells} cells "
           f"(target: 100x faster than the loop)")
-    print(f"  loop of roc_auc_score (scaled from {loop_resamples}): {loop_time:8.2f} s   budget: {budget * 1e3:7.1f} ms")
+    print(f"  loop of roc_auc_score (scaled from {loop_resamples}): {loop_time:8.2f} s   "
+          f"budget: {budget * 1e3:7.1f} ms")
     print(f"  drawing SciPy's {n_resamples} x n row indices alone:  {t['draw rows'] * 1e3:7.1f} ms "
           f"({t['draw rows'] / (n_resamples * n) * 1e9:.1f} ns a row)")
     print(f"  multinomial counts over the cells alone:          {t['multinomial'] * 1e3:7.1f} ms "

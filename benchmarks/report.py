@@ -88,8 +88,8 @@ def generic(y, a, b, resamples):
 
     ranking = [lambda yy, s: _roc_auc(yy, s), lambda yy, s: _average_precision(_threshold_table(yy, s)),
                lambda yy, s: _brier(yy.astype(float), s)]
-    threshold = [at_half(lambda c: f1(c, zero_division=math.nan)),
-                 at_half(lambda c: balanced_accuracy(c, zero_division=math.nan)),
+    threshold = [at_half(lambda c: f1(counts=c, zero_division=math.nan)),
+                 at_half(lambda c: balanced_accuracy(counts=c, zero_division=math.nan)),
                  at_half(matthews_correlation)]
     start = time.perf_counter()
     for s in (a, b):

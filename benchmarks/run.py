@@ -41,9 +41,9 @@ import sys
 import time
 import types
 import warnings
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -347,7 +347,8 @@ def _confusion_str(em, n, variant, options):
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _averaged(em, n, variant, options):
     f, d, m = em.averaged_scores, class_data(n, "int"), sk()
-    return Case(lambda: f(d.y_true, d.y_pred, average="macro"), lambda: m.precision_recall_fscore_support(d.y_true, d.y_pred, average="macro"),
+    return Case(lambda: f(d.y_true, d.y_pred, average="macro"),
+                lambda: m.precision_recall_fscore_support(d.y_true, d.y_pred, average="macro"),
                 "precision_recall_fscore_support", proxy=bincount_proxy(d.y_true, d.y_pred, 10),
                 proxy_name="np.bincount", check=check_first_values(3))
 
@@ -381,7 +382,8 @@ def _mcc(em, n, variant, options):
        counterpart_target=at_least_1e5(Target(0.10)), proxy_target=at_least_1e5(Target(2.0)))
 def _kappa(em, n, variant, options):
     f, d, m = em.cohen_kappa, class_data(n, "int"), sk()
-    return Case(lambda: f(d.y_true, d.y_pred, weights="quadratic"), lambda: m.cohen_kappa_score(d.y_true, d.y_pred, weights="quadratic"),
+    return Case(lambda: f(d.y_true, d.y_pred, weights="quadratic"),
+                lambda: m.cohen_kappa_score(d.y_true, d.y_pred, weights="quadratic"),
                 "cohen_kappa_score", proxy=bincount_proxy(d.y_true, d.y_pred, 10), proxy_name="np.bincount",
                 check=check_scalar)
 
@@ -790,8 +792,8 @@ def machine_note():
                 break
     except OSError:
         pass
-    import sklearn
     import scipy
+    import sklearn
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     try:
         commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True,

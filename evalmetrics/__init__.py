@@ -67,4 +67,5 @@ from .recalibration import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .worked_example import *  # noqa: F401,F403
 
+# The version, in this one place: pyproject.toml reads it (tool.setuptools.dynamic).
 __version__ = "0.1.0"

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._typing import ArrayLike, ZeroDivision
+
 __all__ = [
     "UndefinedMetricWarning",
     "ratio",
@@ -55,7 +57,8 @@ def check_zero_division(zero_division):
     return value
 
 
-def ratio(numerator, denominator, *, zero_division="warn", what="ratio"):
+def ratio(numerator: ArrayLike, denominator: ArrayLike, *, zero_division: ZeroDivision = "warn",
+          what: str = "ratio") -> float | np.ndarray:
     """Divide, replacing 0/0 (or x/0) by ``zero_division``.
 
     Parameters
@@ -252,9 +255,14 @@ def probabilities(values, name="y_prob", **kwargs):
     if finite and not np.all(np.isfinite(array)):
         bad = int(np.count_nonzero(~np.isfinite(array)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
-    if array.min() < 0.0 or array.max() > 1.0:
+    outside = (array < 0.0) | (array > 1.0)
+    if np.any(outside):
+        # repr, not :g: 1 + 2**-52 must not read as 1.
+        row = int(np.argmax(outside))
         raise ValueError(
-            f"{name} must be probabilities in [0, 1], got values from {array.min():g} to {array.max():g}"
+            f"{name} must be probabilities in [0, 1]: {int(np.count_nonzero(outside))} value(s) lie outside, "
+            f"the first {array[row].item()!r} (row {row}); the smallest is {array.min().item()!r}, "
+            f"the largest {array.max().item()!r}"
         )
     return array
 
@@ -312,6 +320,23 @@ def real(value, name, *, low=-math.inf, high=math.inf, low_open=False, high_open
     return value
 
 
+def threshold(value, name="threshold"):
+    """A threshold to compare scores with: any real number, +-inf included, kept exact.
+
+    Unlike :func:`real`, the value is not rounded to a float: an integer of
+    any size, a float, a NumPy scalar (``np.longdouble`` too) or a Fraction
+    comes back as a number that compares exactly with the scores
+    (``_kernels.sorting.at_least``).  NaN, booleans and strings are refused.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if value != value:
+        raise ValueError(f"{name} must be a number, got NaN")
+    return float(value) if isinstance(value, (float, np.float64, np.float32, np.float16)) else value
+
+
 def _described(low, high, low_open, high_open):
     if low == -math.inf and high == math.inf:
         return "finite"
@@ -356,26 +381,36 @@ def positive_int(value, name, minimum=1, maximum=MAX_COUNT):
 
 
 def seed(value, name="seed", *, maximum=None, concrete=False):
-    """A random seed: ``None`` or a non-negative integer.
+    """A source of randomness: ``None``, a non-negative integer or a NumPy ``Generator``.
 
-    The one rule of the package: ``None`` means fresh entropy from the
-    operating system (results then differ from run to run); an integer gives
-    the same numbers on every run.  ``maximum`` bounds the integer where a
-    generator needs it (``np.random.RandomState``, which the splitters use to
-    match scikit-learn, takes seeds below 2**32).  ``concrete=True`` is for
-    functions that derive further seeds (``seed + 1``): ``None`` is then
-    replaced by one integer drawn from fresh entropy, so it still means "a
-    different run each time".  Booleans and floats are refused.
+    The one rule of the package, SciPy's rule for ``rng``: ``None`` means
+    fresh entropy from the operating system (results then differ from run
+    to run); an integer gives the same numbers on every run; a
+    ``numpy.random.Generator`` is drawn from as it is, so its state moves on
+    (two calls with one generator give two different draws, and the caller's
+    seeding of the generator reproduces both).  ``maximum`` bounds the
+    integer where a generator needs it (``np.random.RandomState``, which the
+    splitters use to match scikit-learn, takes seeds below 2**32).
+    ``concrete=True`` is for functions that derive further seeds
+    (``seed + 1``) or use one seed twice: ``None`` is then replaced by one
+    integer drawn from fresh entropy, so it still means "a different run
+    each time", and a Generator by one integer drawn from it.  Booleans,
+    floats and the legacy ``RandomState`` are refused.
     """
+    if isinstance(value, np.random.Generator):
+        # Below 2**31, so that derived seeds stay within RandomState's bound.
+        return int(value.integers(2**31)) if concrete else value
     if value is None:
         if not concrete:
             return None
-        # Below 2**31, so that derived seeds stay within RandomState's bound.
         return int(np.random.SeedSequence().generate_state(1, np.uint32)[0] >> 1)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer or None, got {type(value).__name__}")
+        hint = "; pass np.random.default_rng(...) in place of a RandomState" if isinstance(
+            value, np.random.RandomState) else ""
+        raise TypeError(f"{name} must be an integer, a numpy.random.Generator or None, got "
+                        f"{type(value).__name__}{hint}")
     if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer or None, got {value}")
+        raise ValueError(f"{name} must be a non-negative integer, a numpy.random.Generator or None, got {value}")
     if maximum is not None and value > maximum:
         raise ValueError(f"{name} must be at most {maximum}, got {value}")
     return int(value)
@@ -440,13 +475,56 @@ def _label_kind(array):
 
 
 def same_label_kind(**arrays_):
-    """Raise if some label arrays hold strings and others numbers: NumPy would
-    turn the numbers into strings when comparing them, and a string label
-    never equals a number, so every row would silently count as an error."""
+    """The label arrays, of one kind and, for numbers, of one exact type.
+
+    Raise if some hold strings and others numbers: NumPy would turn the
+    numbers into strings when comparing them, and a string label never
+    equals a number, so every row would silently count as an error.  Numbers
+    come back in a type that holds all of them exactly, because NumPy
+    compares int64 with uint64, and integers with floats, in float64, which
+    merges labels beyond 2**53 (2**63 - 1 and 2**63 would be one class);
+    where no 64-bit type holds them all, a ValueError names the arrays.
+    """
     kinds = {name: _label_kind(a) for name, a in arrays_.items()}
     if len(set(kinds.values())) > 1:
-        described = " and ".join(f"{name} holds {kind}" for name, kind in kinds.items())
-        raise TypeError(f"{described}; the labels of both must be of one kind")
+        groups = {}
+        for name, kind in kinds.items():
+            groups.setdefault(kind, []).append(name)
+        described = " and ".join(f"{' and '.join(names)} {'holds' if len(names) == 1 else 'hold'} {kind}"
+                                 for kind, names in groups.items())
+        raise TypeError(f"{described}; the labels of {'both' if len(kinds) == 2 else 'all'} must be of one kind")
+    return _exact_common_type(arrays_)
+
+
+_INT64, _UINT64 = np.iinfo(np.int64), np.iinfo(np.uint64)
+
+
+def _exact_common_type(named):
+    """Numeric label arrays in one type that compares them exactly (see same_label_kind)."""
+    arrays_ = list(named.values())
+    if not all(a.dtype.kind in "biuf" for a in arrays_):
+        return arrays_
+    wide = {name: a for name, a in named.items() if a.dtype.kind in "iu" and a.dtype.itemsize == 8 and a.size}
+    floats = any(a.dtype.kind == "f" for a in arrays_)
+    unsigned = any(a.dtype.kind == "u" for a in wide.values())
+    signed = any(a.dtype.kind == "i" for a in arrays_)
+    if not wide or (not floats and not (unsigned and signed)):
+        return arrays_
+    values = [a for a in arrays_ if a.size]
+    low = min(int(a.min()) if a.dtype.kind != "f" else a.min() for a in values)
+    high = max(int(a.max()) if a.dtype.kind != "f" else a.max() for a in values)
+    exact = max(abs(int(low)), abs(int(high))) <= 2**53
+    if floats and exact and not (unsigned and signed):
+        return arrays_  # float64 holds every one of these integers
+    for target in (np.int64, np.uint64):
+        info = _INT64 if target is np.int64 else _UINT64
+        if info.min <= low and high <= info.max:
+            return [a if a.dtype.kind == "b" else a.astype(target) for a in arrays_]
+    described = " and ".join(named)
+    raise ValueError(
+        f"{described} hold integers from {int(low)} to {int(high)}: no 64-bit integer type holds them all, and "
+        "NumPy would compare them as floats, merging labels beyond 2**53; give the classes smaller codes"
+    )
 
 
 def label_pair(y_true, y_pred):
@@ -454,8 +532,7 @@ def label_pair(y_true, y_pred):
     y_true = class_labels(y_true, "y_true")
     y_pred = class_labels(y_pred, "y_pred")
     same_length(y_true=y_true, y_pred=y_pred)
-    same_label_kind(y_true=y_true, y_pred=y_pred)
-    return y_true, y_pred
+    return tuple(same_label_kind(y_true=y_true, y_pred=y_pred))
 
 
 def _sorted_unique(*columns_, names=("labels",)):
@@ -572,6 +649,10 @@ def positive_mask(y_true, *, pos_label=None, name="y_true", others=()):
         # A list or an array would be compared element by element (or broadcast) with the labels.
         raise TypeError(f"pos_label must be a single label (a number, a string or a bool), got "
                         f"{type(pos_label).__name__}")
+    if isinstance(pos_label, np.generic):
+        # As a Python number it compares exactly: np.uint64(2**63) against int64 labels would
+        # be compared in float64, where it equals 2**63 - 1.
+        pos_label = pos_label.item()
     arrays = [y_true] + [a for _, a in others]
     names = [name] + [n for n, _ in others]
     # Fast paths for the common cases; anything unusual (and every error)
@@ -681,7 +762,7 @@ def encode_labels(y_true, y_pred, *, labels=None):
         # searchsorted on the sorted classes is exact because every value is present.
         return EncodedLabels(classes, np.searchsorted(classes, y_true), np.searchsorted(classes, y_pred), None)
     classes = class_labels(labels, "labels")
-    same_label_kind(y_true=y_true, labels=classes)
+    y_true, y_pred, classes = same_label_kind(y_true=y_true, y_pred=y_pred, labels=classes)
     if len(_sorted_unique(classes)) != len(classes):
         raise ValueError("labels contains duplicates")
     order = np.argsort(classes, kind="stable")

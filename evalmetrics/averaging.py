@@ -23,11 +23,12 @@ and the twelve units.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from . import arrays
+from ._typing import ArrayLike, ZeroDivision
 from .counts import BinaryCounts
 from .rates import _check_beta, _counts_input
 
@@ -89,7 +90,7 @@ class AveragedScores(NamedTuple):
     f_score: float
 
 
-def _class_counts(y_true, y_pred, labels, sample_weight, ratio=False):
+def _class_counts(y_true, y_pred, counts, labels, sample_weight, ratio=False, metric="per_class_scores"):
     """Validated ``(labels, tp, predicted, support)`` per class (internal).
 
     With ``ratio`` (the caller returns ratios of the counts only) weighted
@@ -99,8 +100,8 @@ def _class_counts(y_true, y_pred, labels, sample_weight, ratio=False):
     the matrix of *all* rows, as scikit-learn does: a prediction of a listed
     class still counts as flagged when its true class is not listed.
     """
-    if y_pred is None:
-        given = _counts_input(y_true, None, binary=False, metric="per_class_scores")
+    if counts is not None:
+        given = _counts_input(y_true, y_pred, counts, binary=False, sample_weight=sample_weight, metric=metric)
         if isinstance(given, BinaryCounts):
             if np.ndim(given.tp) != 0:
                 raise ValueError("pass a BinaryCounts of single numbers, or the K x K matrix")
@@ -114,13 +115,13 @@ def _class_counts(y_true, y_pred, labels, sample_weight, ratio=False):
                     f"labels has {len(classes)} names for a {len(matrix)} x {len(matrix)} matrix"
                 )
         return classes, np.diag(matrix), matrix.sum(axis=0), matrix.sum(axis=1)
-    classes, matrix = _counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
-                                    ratio=ratio, metric="per_class_scores")
+    classes, matrix = _counts_input(y_true, y_pred, None, binary=False, sample_weight=sample_weight,
+                                    ratio=ratio, metric=metric)
     tp, predicted, support = np.diag(matrix), matrix.sum(axis=0), matrix.sum(axis=1)
     if labels is None:
         return classes, tp, predicted, support
     wanted = arrays.class_labels(labels, "labels")
-    arrays.same_label_kind(y_true=classes, labels=wanted)
+    classes, wanted = arrays.same_label_kind(y_true=classes, labels=wanted)
     if len(np.unique(wanted)) != len(wanted):
         raise ValueError("labels contains duplicates")
     try:
@@ -157,16 +158,20 @@ def _nan_average(values, weights=None):
     return float(np.average(values[keep], weights=weights[keep]))
 
 
-def per_class_scores(y_true, y_pred=None, *, labels=None, beta=1.0, zero_division="warn",
-                     sample_weight=None):
+def per_class_scores(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                     counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None, beta: float = 1.0,
+                     zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> ClassScores:
     """Precision, recall, F-beta and support of every class against the rest.
 
     Parameters
     ----------
-    y_true : array_like of shape (n,), K x K matrix or BinaryCounts
-        True labels, or a confusion matrix alone (rows actual).
-    y_pred : array_like of shape (n,), optional
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
         Predicted labels.
+    counts : K x K matrix or BinaryCounts, optional
+        A confusion matrix alone (rows actual), in place of ``y_true`` and
+        ``y_pred``.
     labels : array_like, optional
         With label arrays: the classes to score, in this order (default: the
         sorted union of both arrays).  With a matrix: names of its K rows.
@@ -190,19 +195,22 @@ def per_class_scores(y_true, y_pred=None, *, labels=None, beta=1.0, zero_divisio
     """
     beta = _check_beta(beta)
     arrays.check_zero_division(zero_division)
-    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight)
+    classes, tp, predicted, support = _class_counts(y_true, y_pred, counts, labels, sample_weight)
     precision, recall, f_score = _scores(tp, predicted, support, beta, zero_division)
     return ClassScores(labels=np.asarray(classes), precision=np.atleast_1d(precision),
                        recall=np.atleast_1d(recall), f_score=np.atleast_1d(f_score), support=support)
 
 
-def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1.0,
-                    zero_division="warn", sample_weight=None):
+def averaged_scores(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                    counts: BinaryCounts | ArrayLike | None = None,
+                    average: Literal["macro", "micro", "weighted"] = "macro", labels: ArrayLike | None = None,
+                    beta: float = 1.0, zero_division: ZeroDivision = "warn",
+                    sample_weight: ArrayLike | None = None) -> AveragedScores:
     """Macro, micro or weighted average of the per-class precision, recall and F.
 
     Parameters
     ----------
-    y_true, y_pred
+    y_true, y_pred, counts
         As in :func:`per_class_scores`.
     average : {"macro", "micro", "weighted"}, default "macro"
         Every class equally, every example equally (pooled counts), or every
@@ -235,7 +243,8 @@ def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1
         )
     beta = _check_beta(beta)
     arrays.check_zero_division(zero_division)
-    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight, ratio=True)
+    classes, tp, predicted, support = _class_counts(y_true, y_pred, counts, labels, sample_weight, ratio=True,
+                                                    metric="averaged_scores")
     if average == "micro":
         # Pooling first: every example counts once, whatever its class.
         p, r, f = _scores(tp.sum(), predicted.sum(), support.sum(), beta, zero_division)
@@ -245,7 +254,9 @@ def averaged_scores(y_true, y_pred=None, *, average="macro", labels=None, beta=1
     return AveragedScores(*(_nan_average(v, weights) for v in (precision, recall, f_score)))
 
 
-def f1_of_macro_averages(y_true, y_pred=None, *, labels=None, zero_division="warn", sample_weight=None):
+def f1_of_macro_averages(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                         counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None,
+                         zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """The other macro F1: the harmonic mean of macro precision and macro recall.
 
     It is never smaller than the mean of the per-class F1 scores (the
@@ -254,7 +265,7 @@ def f1_of_macro_averages(y_true, y_pred=None, *, labels=None, zero_division="war
 
     Parameters
     ----------
-    y_true, y_pred, labels, zero_division, sample_weight
+    y_true, y_pred, counts, labels, zero_division, sample_weight
         As in :func:`per_class_scores`.
 
     Returns
@@ -270,7 +281,8 @@ def f1_of_macro_averages(y_true, y_pred=None, *, labels=None, zero_division="war
     0.6769
     """
     arrays.check_zero_division(zero_division)
-    classes, tp, predicted, support = _class_counts(y_true, y_pred, labels, sample_weight, ratio=True)
+    classes, tp, predicted, support = _class_counts(y_true, y_pred, counts, labels, sample_weight, ratio=True,
+                                                    metric="f1_of_macro_averages")
     precision, recall, _ = _scores(tp, predicted, support, 1.0, zero_division)
     macro_precision, macro_recall = _nan_average(precision), _nan_average(recall)
     return arrays.ratio(2.0 * macro_precision * macro_recall, macro_precision + macro_recall,

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from . import arrays
 from ._kernels.brier import brier
 from ._kernels.log_loss import log_loss as _log_loss
+from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .recalibration import _pav
 
 __all__ = [
@@ -56,6 +58,11 @@ __all__ = [
 _LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
 
 _STRATEGIES = ("uniform", "quantile")
+
+#: The number of bins of every binned summary (reliability curve, ECE, binned
+#: decomposition, reliability diagrams) unless the caller gives another: one
+#: default, so that the curve, its ECE and its diagram describe the same bins.
+N_BINS = 10
 
 
 # ---------------------------------------------------------------------------
@@ -208,18 +215,44 @@ def _check_eps(eps):
     return eps
 
 
+class _Forecasts(NamedTuple):
+    """Validated input: outcomes ``y`` (float 0/1), probabilities ``p`` and weights ``w``
+    at a safe scale, of the rows of positive weight; ``raw`` their weights as given;
+    ``kept`` which rows those are (None: all), ``p_all`` the probabilities of all rows."""
+
+    y: np.ndarray
+    p: np.ndarray
+    w: np.ndarray | None
+    raw: np.ndarray | None
+    kept: np.ndarray | None
+    p_all: np.ndarray
+
+
 def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
+    """Validated outcomes, probabilities and weights (see :class:`_Forecasts`).
+
+    Every summary here is a ratio of weighted sums, so the weights are taken
+    at a safe scale (``scale_free``: the same numbers for weights at any
+    scale), and rows of weight zero are dropped, as scikit-learn drops them
+    from its curves: a weight counts rows, and zero rows are none.
+    """
     is_positive, prob, weights = arrays.binary_scores(
         y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight,
         score_name="y_prob", probability=True,
     )
-    if weights is not None and not np.any(weights > 0):  # a sum could overflow
+    if weights is None:
+        return _Forecasts(is_positive.astype(float), prob, None, None, None, prob)
+    if not np.any(weights > 0):  # a sum could overflow
         raise ValueError("sample_weight sums to zero")
-    return is_positive.astype(float), prob, weights
+    kept = None if np.all(weights > 0) else weights > 0
+    raw = weights if kept is None else weights[kept]
+    y, p = (is_positive, prob) if kept is None else (is_positive[kept], prob[kept])
+    return _Forecasts(y.astype(float), p, scale_free(raw), raw, kept, prob)
 
 
 # ---------------------------------------------------------------------------
-# private computations on clean input (y: float 0/1, p: probabilities)
+# private computations on clean input (y: float 0/1, p: probabilities, w: positive
+# weights at a safe scale or None for ones)
 # ---------------------------------------------------------------------------
 
 def _three_terms(forecast, observed, mass, base_rate):
@@ -229,60 +262,104 @@ def _three_terms(forecast, observed, mass, base_rate):
     return reliability, resolution, base_rate * (1.0 - base_rate)
 
 
-def _decompose(y, p):
+def _base_rate(y, w):
+    return float(np.mean(y)) if w is None else float(np.sum(w * y) / np.sum(w))
+
+
+def _group_sums(group, y, w, n_groups=None):
+    """Per group: its weight (row count without weights) and its weighted positives."""
+    size = np.bincount(group, weights=w, minlength=n_groups or 0)  # int without weights
+    positives = np.bincount(group, weights=y if w is None else w * y, minlength=n_groups or 0)
+    return size, positives
+
+
+def _decompose(y, p, w=None):
     values, group = np.unique(p, return_inverse=True)
-    size = np.bincount(group).astype(float)
-    observed = np.bincount(group, weights=y) / size
-    base_rate = float(np.mean(y))
-    terms = _three_terms(values, observed, size / len(y), base_rate)
-    return BrierDecomposition(*terms, brier_score=brier(y, p))
+    size, positives = _group_sums(group, y, w)
+    base_rate = _base_rate(y, w)
+    terms = _three_terms(values, positives / size, size / size.sum(), base_rate)
+    return BrierDecomposition(*terms, brier_score=brier(y, p, w))
 
 
-def _bin_ids(p, n_bins, strategy):
+def _weighted_percentiles(p, w, percentiles):
+    """``np.percentile`` (linear) of the rows repeated by their weights.
+
+    A weight counts as that many rows, fractions included: the k-th smallest
+    of the repeated rows is the value whose cumulative weight first exceeds
+    k, and positions between two rows interpolate linearly, as NumPy does.
+    With weights of one this is ``np.percentile``; with integer weights, the
+    percentiles of the repeated rows.
+    """
+    order = np.argsort(p, kind="stable")
+    values, cumulative = p[order], np.cumsum(w[order])
+    rows = cumulative[-1] - 1.0
+    if not np.isfinite(cumulative[-1]):
+        # Weights whose sum overflows: at that scale one row less is nothing; the
+        # positions scale with the weights, so a power of two changes none of them.
+        cumulative = np.cumsum(scale_free(w)[order])
+        rows = cumulative[-1]
+    position = np.clip(np.asarray(percentiles) / 100.0 * rows, 0.0, None)
+    below = np.floor(position)
+    last = len(values) - 1
+    low = values[np.minimum(np.searchsorted(cumulative, below, side="right"), last)]
+    high = values[np.minimum(np.searchsorted(cumulative, below + 1.0, side="right"), last)]
+    return low + (high - low) * (position - below)
+
+
+def _bin_ids(p, n_bins, strategy, raw=None):
     """Bin of each probability, exactly as scikit-learn's ``calibration_curve``.
 
     Interior edges only, ``searchsorted`` with side="left": a value equal to
     an edge goes to the bin *below* it (bins closed on the right), and 0 and
-    1 land in the first and last bins.
+    1 land in the first and last bins.  Quantile edges with weights (``raw``,
+    the caller's: a weight counts rows) are the percentiles of the rows
+    repeated by their weights.
     """
     if strategy == "quantile":
-        edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
+        percentiles = np.linspace(0, 1, n_bins + 1) * 100
+        edges = np.percentile(p, percentiles) if raw is None else _weighted_percentiles(p, raw, percentiles)
     else:
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     return np.searchsorted(edges[1:-1], p)
 
 
-def _binned(y, p, n_bins, strategy):
-    ids = _bin_ids(p, n_bins, strategy)
-    size = np.bincount(ids, minlength=n_bins)
-    sum_prob = np.bincount(ids, weights=p, minlength=n_bins)
-    sum_true = np.bincount(ids, weights=y, minlength=n_bins)
+def _binned(y, p, n_bins, strategy, w=None, raw=None):
+    """Bin of each row and, per non-empty bin: weight, mean forecast, share of positives."""
+    ids = _bin_ids(p, n_bins, strategy, raw)
+    size, sum_true = _group_sums(ids, y, w, n_bins)
+    sum_prob = np.bincount(ids, weights=p if w is None else w * p, minlength=n_bins)
     kept = size != 0
     return ids, size[kept], sum_prob[kept] / size[kept], sum_true[kept] / size[kept]
 
 
-def _reliability_curve(y, p, n_bins, strategy):
-    _, size, mean_prob, share = _binned(y, p, n_bins, strategy)
-    return ReliabilityCurve(mean_prob, share, size)
+def _bin_counts(ids, n_bins, raw):
+    """The caller's weights, in their own scale, summed in each non-empty bin."""
+    return np.bincount(ids, weights=raw, minlength=n_bins)[np.bincount(ids, minlength=n_bins) != 0]
 
 
-def _ece(y, p, n_bins, strategy):
-    _, size, mean_prob, share = _binned(y, p, n_bins, strategy)
-    return float(np.sum(size * np.abs(mean_prob - share)) / len(y))
+def _reliability_curve(y, p, n_bins, strategy, w=None, raw=None):
+    ids, size, mean_prob, share = _binned(y, p, n_bins, strategy, w, raw)
+    return ReliabilityCurve(mean_prob, share, size if w is None else _bin_counts(ids, n_bins, raw))
 
 
-def _binned_decompose(y, p, n_bins, strategy):
-    ids, size, mean_prob, share = _binned(y, p, n_bins, strategy)
+def _ece(y, p, n_bins, strategy, w=None, raw=None):
+    _, size, mean_prob, share = _binned(y, p, n_bins, strategy, w, raw)
+    total = len(y) if w is None else size.sum()
+    return float(np.sum(size * np.abs(mean_prob - share)) / total)
+
+
+def _binned_decompose(y, p, n_bins, strategy, w=None, raw=None):
+    ids, size, mean_prob, share = _binned(y, p, n_bins, strategy, w, raw)
     # Re-index the non-empty bins 0..K-1 so that per-row lookups line up.
     row_bin = np.unique(ids, return_inverse=True)[1]
-    base_rate = float(np.mean(y))
-    terms = _three_terms(mean_prob, share, size / len(y), base_rate)
+    base_rate = _base_rate(y, w)
+    terms = _three_terms(mean_prob, share, size / size.sum(), base_rate)
     binned_forecast = mean_prob[row_bin]
-    binned_score = brier(y, binned_forecast)
-    original = brier(y, p)
+    binned_score = brier(y, binned_forecast, w)
+    original = brier(y, p, w)
     spread = p - binned_forecast
-    variance = float(np.mean(spread**2))
-    covariance = float(np.mean(spread * (y - share[row_bin])))
+    variance = float(np.average(spread**2, weights=w))
+    covariance = float(np.average(spread * (y - share[row_bin]), weights=w))
     return BinnedBrierDecomposition(
         *terms, binned_brier_score=binned_score, brier_score=original,
         difference=original - binned_score, within_bin_variance=variance,
@@ -290,30 +367,48 @@ def _binned_decompose(y, p, n_bins, strategy):
     )
 
 
-def _corp(y, p):
+def _corp(y, p, w=None, kept=None, p_all=None, raw=None):
+    """CORP on the kept rows; ``p_all`` (all rows, zero weights too) gets ``recalibrated``."""
     order = np.argsort(p, kind="stable")
-    values, first, size = np.unique(p[order], return_index=True, return_counts=True)
+    values, first, rows = np.unique(p[order], return_index=True, return_counts=True)
     # Tied forecasts must get one recalibrated value: pool them before PAV,
-    # with their group size as weight.
-    positives = np.add.reduceat(y[order], first)
-    calibrated = _pav(positives / size, size.astype(float))
-    recalibrated = calibrated[np.searchsorted(values, p)]
-    original = brier(y, p)
-    after = brier(y, recalibrated)
-    base_rate = float(np.mean(y))
-    uncertainty = brier(y, np.full_like(y, base_rate))
+    # with their group weight (their row count without weights).
+    if w is None:
+        size, positives = rows.astype(float), np.add.reduceat(y[order], first)
+    else:
+        size, positives = np.add.reduceat(w[order], first), np.add.reduceat((w * y)[order], first)
+    calibrated = _pav(positives / size, size)
+    if kept is None:
+        recalibrated = calibrated[np.searchsorted(values, p)]
+    else:
+        # Rows of weight zero take the step at or below their forecast (the lowest above it
+        # when none is below): they change no score, but every row gets a probability.
+        step = np.clip(np.searchsorted(values, p_all, side="right") - 1, 0, len(values) - 1)
+        recalibrated = calibrated[step]
+        recalibrated[kept] = calibrated[np.searchsorted(values, p)]
+    after = brier(y, calibrated[np.searchsorted(values, p)], w)
+    original_score = brier(y, p, w)
+    base_rate = _base_rate(y, w)
+    uncertainty = brier(y, np.full_like(y, base_rate), w)
+    count = rows if w is None else _group_totals(values, p, raw)
     return CorpReliability(
-        forecast=values, calibrated=calibrated, count=size, recalibrated=recalibrated,
-        brier_score=original, miscalibration=original - after,
+        forecast=values, calibrated=calibrated, count=count, recalibrated=recalibrated,
+        brier_score=original_score, miscalibration=original_score - after,
         discrimination=uncertainty - after, uncertainty=uncertainty,
     )
+
+
+def _group_totals(values, p, raw):
+    """The caller's weights summed per distinct forecast (``p`` the kept rows' forecasts)."""
+    return np.bincount(np.searchsorted(values, p), weights=raw, minlength=len(values))
 
 
 # ---------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------
 
-def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
+def brier_score(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                sample_weight: ArrayLike | None = None) -> float:
     """Brier score: the mean squared difference between probability and outcome.
 
     Parameters
@@ -353,7 +448,8 @@ def brier_score(y_true, y_prob, *, pos_label=None, sample_weight=None):
     return brier(is_positive, p, w)
 
 
-def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOSS_EPS):
+def log_loss(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+             sample_weight: ArrayLike | None = None, eps: float = _LOG_LOSS_EPS) -> float:
     """Log loss: the mean negative log probability given to what happened.
 
     ``-(1/n) sum [y log p + (1 - y) log(1 - p)]`` in natural logarithms,
@@ -405,18 +501,24 @@ def log_loss(y_true, y_prob, *, pos_label=None, sample_weight=None, eps=_LOG_LOS
     return _log_loss(is_positive, p, eps, w)
 
 
-def brier_decomposition(y_true, y_prob, *, pos_label=None):
+def brier_decomposition(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None) -> BrierDecomposition:
     """The reliability-resolution decomposition of Murphy over distinct forecasts.
 
     Rows sharing a forecast value form a group with observed share of
     positives ``o_k``; with ``pi`` the overall share,
     ``REL = sum n_k/n (f_k - o_k)^2``, ``RES = sum n_k/n (o_k - pi)^2`` and
-    ``UNC = pi (1 - pi)``, and ``BS = REL - RES + UNC`` holds exactly.
+    ``UNC = pi (1 - pi)``, and ``BS = REL - RES + UNC`` holds exactly.  With
+    weights, ``n_k`` and ``n`` are sums of weights and the shares weighted.
 
     Parameters
     ----------
     y_true, y_prob, pos_label
         As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights, each counting as that many rows: the
+        result equals that of the rows repeated by integer weights (rows of
+        weight zero are left out), and is the same for weights at any scale.
 
     Returns
     -------
@@ -431,11 +533,13 @@ def brier_decomposition(y_true, y_prob, *, pos_label=None):
     >>> round(d.uncertainty, 4), round(total, 6)
     (0.2222, 0.196875)
     """
-    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
-    return _decompose(y, p)
+    data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _decompose(data.y, data.p, data.w)
 
 
-def binned_brier_decomposition(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None):
+def binned_brier_decomposition(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                               strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                               sample_weight: ArrayLike | None = None) -> BinnedBrierDecomposition:
     """The decomposition after binning the forecasts, and what binning changed.
 
     Every forecast is replaced by the mean forecast of its bin (bins as in
@@ -448,11 +552,15 @@ def binned_brier_decomposition(y_true, y_prob, *, n_bins=10, strategy="uniform",
     y_true, y_prob
         As in :func:`brier_score`.
     n_bins : int, default 10
-        Number of bins.
+        Number of bins, the default of every binned summary here.
     strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins on [0, 1], or edges at quantiles of ``y_prob``.
     pos_label : label, optional
         As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights, each counting as that many rows: the
+        result equals that of the rows repeated by integer weights (rows of
+        weight zero are left out), and is the same for weights at any scale.
 
     Returns
     -------
@@ -467,11 +575,13 @@ def binned_brier_decomposition(y_true, y_prob, *, n_bins=10, strategy="uniform",
     (0.1969, 0.2299)
     """
     n_bins = _check_binning(n_bins, strategy)
-    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
-    return _binned_decompose(y, p, n_bins, strategy)
+    data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _binned_decompose(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label=None):
+def reliability_curve(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                      strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> ReliabilityCurve:
     """Mean forecast and observed share of positives in each non-empty bin.
 
     Bins are closed on the right, as in scikit-learn's ``calibration_curve``:
@@ -482,18 +592,27 @@ def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label
     ----------
     y_true, y_prob
         As in :func:`brier_score`.
-    n_bins : int, default 5
-        Number of bins (scikit-learn's default).
+    n_bins : int, default 10
+        Number of bins: the default of :func:`expected_calibration_error`,
+        which summarizes this curve, and of the reliability diagrams
+        (scikit-learn's ``calibration_curve`` has 5).
     strategy : {"uniform", "quantile"}, default "uniform"
         Equal-width bins on [0, 1], or edges at the ``np.percentile`` of
-        ``y_prob`` (equal counts up to ties).
+        ``y_prob`` (equal counts up to ties; with weights, the percentiles
+        of the rows repeated by their weights).
     pos_label : label, optional
         As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights, each counting as that many rows: the
+        result equals that of the rows repeated by integer weights (rows of
+        weight zero are left out), and is the same for weights at any scale.
 
     Returns
     -------
     ReliabilityCurve
-        ``(mean_predicted, fraction_positive, count)``.
+        ``(mean_predicted, fraction_positive, count)``; with weights the
+        means and shares are weighted and ``count`` is each bin's sum of
+        weights.
 
     Examples
     --------
@@ -506,11 +625,13 @@ def reliability_curve(y_true, y_prob, *, n_bins=5, strategy="uniform", pos_label
     array([6, 6])
     """
     n_bins = _check_binning(n_bins, strategy)
-    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
-    return _reliability_curve(y, p, n_bins, strategy)
+    data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _reliability_curve(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None):
+def expected_calibration_error(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = N_BINS,
+                               strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                               sample_weight: ArrayLike | None = None) -> float:
     """Expected calibration error: the size-weighted mean gap of the reliability curve.
 
     ``ECE = sum_k (n_k / n) |mean forecast_k - observed share_k|`` over the
@@ -522,11 +643,15 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
     y_true, y_prob
         As in :func:`brier_score`.
     n_bins : int, default 10
-        Number of bins.
+        Number of bins, as in :func:`reliability_curve`.
     strategy : {"uniform", "quantile"}, default "uniform"
         As in :func:`reliability_curve`.
     pos_label : label, optional
         As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights, each counting as that many rows: the
+        result equals that of the rows repeated by integer weights (rows of
+        weight zero are left out), and is the same for weights at any scale.
 
     Returns
     -------
@@ -540,11 +665,12 @@ def expected_calibration_error(y_true, y_prob, *, n_bins=10, strategy="uniform",
     0.1708
     """
     n_bins = _check_binning(n_bins, strategy)
-    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
-    return _ece(y, p, n_bins, strategy)
+    data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _ece(data.y, data.p, n_bins, strategy, data.w, data.raw)
 
 
-def corp_reliability(y_true, y_prob, *, pos_label=None):
+def corp_reliability(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                     sample_weight: ArrayLike | None = None) -> CorpReliability:
     """CORP reliability diagram: isotonic recalibration, no bins.
 
     The recalibrated probabilities are the pool-adjacent-violators fit of
@@ -557,6 +683,12 @@ def corp_reliability(y_true, y_prob, *, pos_label=None):
     ----------
     y_true, y_prob, pos_label
         As in :func:`brier_score`.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative row weights, each counting as that many rows: the
+        result equals that of the rows repeated by integer weights (rows of
+        weight zero are left out), and is the same for weights at any scale.
+        ``count`` is then each forecast's sum of weights, and a row of
+        weight zero is recalibrated by the step at or below its forecast.
 
     Returns
     -------
@@ -574,5 +706,5 @@ def corp_reliability(y_true, y_prob, *, pos_label=None):
     >>> round(c.miscalibration - c.discrimination + c.uncertainty, 6)
     0.196875
     """
-    y, p, _ = _labels_and_probabilities(y_true, y_prob, pos_label)
-    return _corp(y, p)
+    data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
+    return _corp(data.y, data.p, data.w, data.kept, data.p_all, data.raw)

@@ -25,7 +25,9 @@ import numpy as np
 from . import arrays
 from ._kernels.sorting import integer_ranks
 from ._kernels.weights import scale_free
-from .curves import _threshold_table
+from ._typing import ArrayLike, Label
+from .counts import _flagged_at
+from .curves import _after_infinity, _dtype, _threshold_table, _threshold_value
 
 __all__ = [
     "BestThreshold",
@@ -105,17 +107,43 @@ def _costs(false_positive_cost, false_negative_cost):
     return fp_cost, fn_cost
 
 
-def _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct=None):
-    table = _threshold_table(is_positive, values, weights, distinct)
+def _cost_rows(is_positive, values, weights, fp_cost, fn_cost, distinct=None, dtype=None):
+    """The table's thresholds (own type), and the counts and total costs with +inf first."""
+    table = _threshold_table(is_positive, values, weights, distinct, dtype)
     # The infinite threshold flags nothing: every positive is missed.
     false_positives = np.r_[0, table.false_positives]
     false_negatives = np.r_[table.positives, table.false_negatives]
-    total = fp_cost * false_positives + fn_cost * false_negatives
-    return CostCurve(np.r_[np.inf, table.thresholds], total, false_positives, false_negatives)
+    with np.errstate(over="ignore"):
+        total = fp_cost * false_positives + fn_cost * false_negatives
+    return table.thresholds, total, false_positives, false_negatives
 
 
-def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
-               sample_weight=None):
+def _cost_overflow(fp_cost, fn_cost, false_positives, false_negatives):
+    """The error for a total cost beyond the largest float (costs near 1e308)."""
+    larger = max(fp_cost, fn_cost)
+    units = (fp_cost / larger) * false_positives + (fn_cost / larger) * false_negatives
+    return ValueError(
+        f"false_positive_cost={fp_cost:g} and false_negative_cost={fn_cost:g} give a total cost of "
+        f"{units:g} x {larger:g}, beyond the largest float ({np.finfo(float).max:.3g}); give the costs "
+        "in a larger unit (only their ratio chooses the threshold)"
+    )
+
+
+def _refuse_overflow(total, fp_cost, fn_cost, false_positives, false_negatives):
+    if not np.all(np.isfinite(total)):
+        row = int(np.argmax(~np.isfinite(total)))
+        raise _cost_overflow(fp_cost, fn_cost, false_positives[row], false_negatives[row])
+
+
+def _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct=None, dtype=None):
+    thresholds, total, false_positives, false_negatives = _cost_rows(
+        is_positive, values, weights, fp_cost, fn_cost, distinct, dtype)
+    _refuse_overflow(total, fp_cost, fn_cost, false_positives, false_negatives)
+    return CostCurve(_after_infinity(thresholds), total, false_positives, false_negatives)
+
+
+def cost_curve(y_true: ArrayLike, y_score: ArrayLike, *, false_positive_cost: float, false_negative_cost: float,
+               pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> CostCurve:
     """Total cost ``cFP FP(t) + cFN FN(t)`` at every threshold.
 
     The first row is the threshold +inf (nothing flagged, FN = P); then one
@@ -154,11 +182,11 @@ def cost_curve(y_true, y_score, *, false_positive_cost, false_negative_cost, pos
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct)
+    return _cost_curve(is_positive, values, weights, fp_cost, fn_cost, distinct, _dtype(y_score))
 
 
-def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost, pos_label=None,
-                   sample_weight=None):
+def best_threshold(y_true: ArrayLike, y_score: ArrayLike, *, false_positive_cost: float, false_negative_cost: float,
+                   pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> BestThreshold:
     """The threshold with the smallest total cost.
 
     Ties go to the highest threshold, the one that flags the fewest
@@ -184,19 +212,27 @@ def best_threshold(y_true, y_score, *, false_positive_cost, false_negative_cost,
     >>> float(best.threshold), float(best.cost)
     (0.4, 4.0)
     """
-    curve = cost_curve(
-        y_true, y_score, false_positive_cost=false_positive_cost,
-        false_negative_cost=false_negative_cost, pos_label=pos_label, sample_weight=sample_weight,
+    fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
+    y_score, distinct = integer_ranks(y_score)
+    is_positive, values, weights = arrays.binary_scores(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    row = int(np.argmin(curve.total_cost))  # argmin returns the first: the highest threshold
+    thresholds, total, false_positives, false_negatives = _cost_rows(
+        is_positive, values, weights, fp_cost, fn_cost, distinct, _dtype(y_score))
+    # argmin returns the first: the highest threshold.  A total that overflowed is beyond the
+    # largest float, so above any finite one; when even the smallest did, nothing can be reported.
+    row = int(np.argmin(total))
+    _refuse_overflow(total[row:row + 1], fp_cost, fn_cost, false_positives[row:row + 1],
+                     false_negatives[row:row + 1])
     return BestThreshold(
-        float(curve.thresholds[row]), float(curve.total_cost[row]),
-        curve.false_positives[row].item(), curve.false_negatives[row].item(),
+        math.inf if row == 0 else _threshold_value(thresholds[row - 1]), float(total[row]),
+        false_positives[row].item(), false_negatives[row].item(),
     )
 
 
-def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_negative_cost,
-                      pos_label=None, sample_weight=None):
+def cost_at_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *, false_positive_cost: float,
+                      false_negative_cost: float, pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Total cost ``cFP FP + cFN FN`` of flagging every score at least ``threshold``.
 
     Parameters
@@ -204,7 +240,8 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
     y_true, y_score
         As in :func:`cost_curve`.
     threshold : float
-        Flag the examples whose score is at least this value (+inf flags none).
+        Flag the examples whose score is at least this value (+inf flags
+        none); compared exactly, as in :func:`~evalmetrics.counts_at_threshold`.
     false_positive_cost, false_negative_cost, pos_label, sample_weight
         As in :func:`cost_curve`.
 
@@ -221,18 +258,17 @@ def cost_at_threshold(y_true, y_score, threshold, *, false_positive_cost, false_
     13.0
     """
     fp_cost, fn_cost = _costs(false_positive_cost, false_negative_cost)
-    is_positive, values, weights = arrays.binary_scores(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
-    )
-    threshold = arrays.real(threshold, "threshold", infinite=True)
-    flagged = values >= threshold
-    ones = np.ones(len(values)) if weights is None else weights
+    is_positive, flagged, weights = _flagged_at(y_true, y_score, threshold, pos_label, sample_weight)
+    ones = np.ones(len(flagged)) if weights is None else weights
     false_positives = float(ones[flagged & ~is_positive].sum())
     false_negatives = float(ones[~flagged & is_positive].sum())
-    return fp_cost * false_positives + fn_cost * false_negatives
+    total = fp_cost * false_positives + fn_cost * false_negatives
+    if not math.isfinite(total):
+        raise _cost_overflow(fp_cost, fn_cost, false_positives, false_negatives)
+    return total
 
 
-def bayes_threshold(*, false_positive_cost, false_negative_cost):
+def bayes_threshold(*, false_positive_cost: float, false_negative_cost: float) -> float:
     """The cost-optimal threshold for calibrated probabilities: ``cFP / (cFP + cFN)``.
 
     Flagging an example of probability p costs ``cFP (1 - p)`` in
@@ -263,7 +299,7 @@ def bayes_threshold(*, false_positive_cost, false_negative_cost):
     return (fp_cost / larger) / (fp_cost / larger + fn_cost / larger)
 
 
-def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
+def iso_cost_slope(prevalence: float, *, false_positive_cost: float, false_negative_cost: float) -> float:
     """Slope of the lines of equal expected cost in ROC space.
 
     The expected cost per example is ``cFP (1 - pi) FPR + cFN pi (1 - TPR)``,
@@ -298,7 +334,8 @@ def iso_cost_slope(prevalence, *, false_positive_cost, false_negative_cost):
     return (fp_cost / fn_cost) * ((1.0 - prevalence) / prevalence)
 
 
-def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
+def youden_index(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                 sample_weight: ArrayLike | None = None) -> YoudenIndex:
     """The largest TPR - FPR over all thresholds, and where it is reached.
 
     Youden's J is the height of the ROC curve above the chance diagonal;
@@ -332,12 +369,11 @@ def youden_index(y_true, y_score, *, pos_label=None, sample_weight=None):
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
     # Rates only: the weights at a safe scale give them for weights at any scale.
-    table = _threshold_table(is_positive, values, scale_free(weights), distinct)
+    table = _threshold_table(is_positive, values, scale_free(weights), distinct, _dtype(y_score))
     tpr = np.r_[0.0, table.true_positive_rate]
     fpr = np.r_[0.0, table.false_positive_rate]
     if np.isnan(tpr[-1]) or np.isnan(fpr[-1]):
         return YoudenIndex(math.nan, math.nan, math.nan, math.nan)
-    thresholds = np.r_[np.inf, table.thresholds]
     row = int(np.argmax(tpr - fpr))
-    return YoudenIndex(float(thresholds[row]), float(tpr[row] - fpr[row]), float(tpr[row]),
-                       float(fpr[row]))
+    threshold = math.inf if row == 0 else _threshold_value(table.thresholds[row - 1])
+    return YoudenIndex(threshold, float(tpr[row] - fpr[row]), float(tpr[row]), float(fpr[row]))

@@ -13,10 +13,13 @@ scores 0.95, 0.85, 0.80, 0.70, 0.65, 0.55, 0.40, 0.40, 0.30, 0.20, 0.15,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from . import arrays
+from ._kernels.sorting import at_least, integer_ranks
+from ._typing import ArrayLike, Label
 
 __all__ = [
     "BinaryCounts",
@@ -54,31 +57,31 @@ class BinaryCounts:
     tn: int | float | np.ndarray
 
     @property
-    def positives(self):
+    def positives(self) -> int | float | np.ndarray:
         """P = TP + FN, the examples that truly are positive."""
         return self.tp + self.fn
 
     @property
-    def negatives(self):
+    def negatives(self) -> int | float | np.ndarray:
         """N = FP + TN, the examples that truly are negative."""
         return self.fp + self.tn
 
     @property
-    def flagged(self):
+    def flagged(self) -> int | float | np.ndarray:
         """TP + FP, the examples predicted positive."""
         return self.tp + self.fp
 
     @property
-    def unflagged(self):
+    def unflagged(self) -> int | float | np.ndarray:
         """FN + TN, the examples predicted negative."""
         return self.fn + self.tn
 
     @property
-    def total(self):
+    def total(self) -> int | float | np.ndarray:
         """n, the number of examples."""
         return self.tp + self.fp + self.fn + self.tn
 
-    def as_matrix(self):
+    def as_matrix(self) -> np.ndarray:
         """The 2 x 2 confusion matrix ``[[TN, FP], [FN, TP]]`` (rows actual).
 
         Returns
@@ -88,7 +91,7 @@ class BinaryCounts:
         """
         return np.array([[self.tn, self.fp], [self.fn, self.tp]])
 
-    def ravel(self):
+    def ravel(self) -> tuple:
         """The four counts in the order of scikit-learn's ``confusion_matrix(...).ravel()``.
 
         Returns
@@ -114,7 +117,8 @@ def _binary_counts_from_masks(is_positive, is_flagged, weights=None):
     return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
 
 
-def binary_counts(y_true, y_pred, *, pos_label=None, sample_weight=None):
+def binary_counts(y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: Label | None = None,
+                  sample_weight: ArrayLike | None = None) -> BinaryCounts:
     """Count TP, FP, FN and TN of binary predictions.
 
     Parameters
@@ -144,7 +148,8 @@ def binary_counts(y_true, y_pred, *, pos_label=None, sample_weight=None):
     return _binary_counts_from_masks(is_positive, is_flagged, weights)
 
 
-def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_weight=None):
+def counts_at_threshold(y_true: ArrayLike, y_score: ArrayLike, threshold: float, *, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None) -> BinaryCounts:
     """Count TP, FP, FN and TN of flagging every score at least ``threshold``.
 
     Parameters
@@ -155,7 +160,9 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     y_score : array_like of shape (n,)
         Finite scores, larger meaning more likely positive.
     threshold : float
-        An example is flagged when its score is at least this value.
+        An example is flagged when its score is at least this value (any
+        real number, +-inf included; compared exactly, also with integer
+        scores beyond 2**53 and extended precision).
     pos_label : label, optional
         The positive class.
     sample_weight : array_like of shape (n,), optional
@@ -173,11 +180,21 @@ def counts_at_threshold(y_true, y_score, threshold, *, pos_label=None, sample_we
     >>> counts_at_threshold(units.y_true, units.y_score, 0.4)
     BinaryCounts(tp=4, fp=4, fn=0, tn=4)
     """
+    is_positive, flagged, weights = _flagged_at(y_true, y_score, threshold, pos_label, sample_weight)
+    return _binary_counts_from_masks(is_positive, flagged, weights)
+
+
+def _flagged_at(y_true, y_score, threshold, pos_label, sample_weight):
+    """Validated positives, flagged rows (score at least ``threshold``, compared exactly:
+    integers beyond 2**53 and extended precision keep their order) and weights."""
+    y_score, distinct = integer_ranks(y_score)
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    threshold = arrays.real(threshold, "threshold", infinite=True)
-    return _binary_counts_from_masks(is_positive, values >= threshold, weights)
+    threshold = arrays.threshold(threshold)
+    if distinct is None:
+        return is_positive, at_least(values, threshold), weights
+    return is_positive, at_least(distinct, threshold)[values.astype(np.intp)], weights
 
 
 # Integer labels in [0, _FAST_MAX_LABEL) skip the sort of np.unique: one
@@ -236,7 +253,9 @@ def _matrix_from_codes(true_codes, pred_codes, n_classes, weights=None):
     return counts.reshape(n_classes, n_classes)
 
 
-def confusion_matrix(y_true, y_pred, *, labels=None, sample_weight=None, normalize=None):
+def confusion_matrix(y_true: ArrayLike, y_pred: ArrayLike, *, labels: ArrayLike | None = None,
+                     sample_weight: ArrayLike | None = None,
+                     normalize: Literal["true", "pred", "all"] | None = None) -> np.ndarray:
     """The K x K confusion matrix, rows actual and columns predicted.
 
     Parameters
@@ -304,7 +323,7 @@ def _square_matrix(matrix, name="matrix"):
     return matrix
 
 
-def one_vs_rest(matrix):
+def one_vs_rest(matrix: ArrayLike) -> BinaryCounts:
     """One-versus-rest counts of every class of a K x K confusion matrix.
 
     Class k is positive and all others negative: a false positive for k is
@@ -335,7 +354,7 @@ def one_vs_rest(matrix):
     return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
 
 
-def counts_from_matrix(matrix):
+def counts_from_matrix(matrix: ArrayLike) -> BinaryCounts:
     """Binary counts from a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.
 
     Parameters

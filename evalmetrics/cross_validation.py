@@ -22,11 +22,14 @@ model that never saw it.
 from __future__ import annotations
 
 import heapq
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import arrays
+from ._estimators import positive_probabilities, unfitted_copy
+from ._typing import ArrayLike, Label, Seed
 
 __all__ = [
     "Fold",
@@ -60,13 +63,16 @@ def _check_splits(n_splits):
 
 
 def _check_shuffle(shuffle, seed):
+    """Validated ``(shuffle, seed)``; a Generator gives the splitter one integer seed drawn from it."""
     shuffle = arrays.boolean(shuffle, "shuffle")
     # RandomState's bound, which scikit-learn's random_state has too.
-    if arrays.seed(seed, maximum=2**32 - 1) is not None:
-        if not shuffle:
-            # scikit-learn refuses the same combination: the seed would silently do nothing.
-            raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
-    return shuffle
+    seed = arrays.seed(seed, maximum=2**32 - 1)
+    if seed is not None and not shuffle:
+        # scikit-learn refuses the same combination: the seed would silently do nothing.
+        raise ValueError("seed has no effect when shuffle=False; pass shuffle=True or leave seed=None")
+    if isinstance(seed, np.random.Generator):
+        seed = arrays.seed(seed, concrete=True)
+    return shuffle, seed
 
 
 def _check_enough_rows(n_samples, n_splits):
@@ -110,7 +116,7 @@ def _first_appearance(table, shifted, n_classes):
 # the splitters
 # ---------------------------------------------------------------------------
 
-def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
+def k_fold(n_samples: int, *, n_splits: int = 5, shuffle: bool = False, seed: Seed = None) -> list[Fold]:
     """Plain k-fold: consecutive blocks of (optionally shuffled) rows.
 
     The first ``n_samples % n_splits`` folds get one row more than the
@@ -125,7 +131,7 @@ def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
         Number of folds, at least 2 and at most ``n_samples``.
     shuffle : bool, default False
         Shuffle the rows before cutting them into blocks.
-    seed : int or None
+    seed : int, numpy.random.Generator or None
         Seed of the shuffle (only with ``shuffle=True``).
 
     Returns
@@ -141,7 +147,7 @@ def k_fold(n_samples, *, n_splits=5, shuffle=False, seed=None):
     """
     n_samples = arrays.positive_int(n_samples, "n_samples")
     n_splits = _check_splits(n_splits)
-    shuffle = _check_shuffle(shuffle, seed)
+    shuffle, seed = _check_shuffle(shuffle, seed)
     _check_enough_rows(n_samples, n_splits)
     return _k_fold(n_samples, n_splits, shuffle, seed)
 
@@ -162,7 +168,7 @@ def _k_fold(n_samples, n_splits, shuffle, seed):
     return _folds_from_assignment(assignment, n_splits)
 
 
-def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
+def stratified_k_fold(y: ArrayLike, *, n_splits: int = 5, shuffle: bool = False, seed: Seed = None) -> list[Fold]:
     """Stratified k-fold: every fold keeps each class's share.
 
     scikit-learn's algorithm: the sorted labels are dealt round-robin to the
@@ -181,7 +187,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
         Number of folds.
     shuffle : bool, default False
         Shuffle each class's fold assignment.
-    seed : int or None
+    seed : int, numpy.random.Generator or None
         Seed of the shuffle (only with ``shuffle=True``).
 
     Returns
@@ -206,7 +212,7 @@ def stratified_k_fold(y, *, n_splits=5, shuffle=False, seed=None):
     """
     y = arrays.class_labels(y, "y")
     n_splits = _check_splits(n_splits)
-    shuffle = _check_shuffle(shuffle, seed)
+    shuffle, seed = _check_shuffle(shuffle, seed)
     _check_enough_rows(len(y), n_splits)
     fast = arrays.short_range_codes(y)
     if fast is not None:
@@ -254,7 +260,7 @@ def _stratified_k_fold(codes, n_classes, n_splits, shuffle, seed):
     return _folds_from_assignment(assignment, n_splits)
 
 
-def group_k_fold(groups, *, n_splits=5):
+def group_k_fold(groups: ArrayLike, *, n_splits: int = 5) -> list[Fold]:
     """Grouped k-fold: all rows of a group land in the same test fold.
 
     Groups are placed from the largest to the smallest, each into the fold
@@ -319,7 +325,8 @@ def _group_folds(sizes, n_splits):
     return np.array(fold_of_group)
 
 
-def time_series_split(n_samples, *, n_splits=5, test_size=None, gap=0, max_train_size=None):
+def time_series_split(n_samples: int, *, n_splits: int = 5, test_size: int | None = None, gap: int = 0,
+                      max_train_size: int | None = None) -> list[Fold]:
     """Forward-chaining splits: train on the past, test on the next block.
 
     The last ``n_splits * test_size`` rows are cut into ``n_splits`` test
@@ -417,24 +424,33 @@ def _check_folds(folds, n_samples):
     return checked
 
 
-def out_of_fold_probabilities(model, X, y, *, folds):
+def out_of_fold_probabilities(model: Any, X: ArrayLike, y: ArrayLike, *,
+                              folds: Iterable[Fold | tuple[ArrayLike, ArrayLike]],
+                              pos_label: Label | None = None) -> np.ndarray:
     """Positive-class probability of every row from a model that did not see it.
 
-    For each fold the model is fitted on the training rows and predicts the
-    test rows; the test folds must cover every row exactly once, as those
-    of :func:`k_fold`, :func:`stratified_k_fold` and :func:`group_k_fold` do.
+    For each fold a copy of the model (never ``model`` itself, which stays
+    unfitted) is fitted on the training rows and predicts the test rows; the
+    test folds must cover every row exactly once, as those of
+    :func:`k_fold`, :func:`stratified_k_fold` and :func:`group_k_fold` do.
 
     Parameters
     ----------
     model : object
-        Has ``fit(X, y)`` returning a fitted model with
-        ``predict_proba(X)`` giving 1-D positive-class probabilities, as the
-        models of :mod:`evalmetrics.models` do.
+        Has ``fit(X, y)`` returning a fitted model with ``predict_proba(X)``:
+        1-D positive-class probabilities, as the models of
+        :mod:`evalmetrics.models` give, or one column per class in the
+        order of ``classes_``, as scikit-learn's classifiers give.  It is
+        copied before each fit (``sklearn.base.clone`` for a scikit-learn
+        estimator).
     X : array_like of shape (n, p)
         Features.
     y : array_like of shape (n,)
         Labels, passed to ``fit`` unchanged.
     folds : sequence of Fold or (train, test) pairs
+    pos_label : label, optional
+        The class whose column of a two-column ``predict_proba`` is
+        returned; needed unless the classes are {0, 1}, {-1, 1} or booleans.
 
     Returns
     -------
@@ -460,13 +476,15 @@ def out_of_fold_probabilities(model, X, y, *, folds):
     arrays.same_length(X=X, y=y)
     if not hasattr(model, "fit"):
         raise TypeError(f"model must have a fit(X, y) method, got {type(model).__name__}")
+    if pos_label is not None:
+        arrays.binary_labels(y, pos_label=pos_label, name="y")  # the same errors as everywhere
     folds = _check_folds(folds, len(y))
-    return _out_of_fold_probabilities(model, X, y, folds)
+    return _out_of_fold_probabilities(model, X, y, folds, pos_label)
 
 
-def _out_of_fold_probabilities(model, X, y, folds):
+def _out_of_fold_probabilities(model, X, y, folds, pos_label=None):
     probabilities = np.empty(len(y))
     for train, test in folds:
-        fitted = model.fit(X[train], y[train])
-        probabilities[test] = np.asarray(fitted.predict_proba(X[test]), dtype=float)
+        fitted = unfitted_copy(model, "model").fit(X[train], y[train])
+        probabilities[test] = positive_probabilities(fitted.predict_proba(X[test]), fitted, pos_label)
     return probabilities

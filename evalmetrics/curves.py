@@ -17,6 +17,7 @@ The worked example in every docstring is the twelve units of
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -24,11 +25,13 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
-from .arrays import UndefinedMetricWarning
 from ._kernels import auc as _auc
 from ._kernels.bootstrap_auc import auc_engine
-from ._kernels.sorting import integer_ranks, score_table, weighted_score_table
+from ._kernels.sorting import _EXACT_INTEGERS, integer_ranks, score_table, weighted_score_table
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
+from .arrays import UndefinedMetricWarning
+from .counts import BinaryCounts
 
 __all__ = [
     "PrecisionRecallCurve",
@@ -55,9 +58,12 @@ class ThresholdTable:
 
     Attributes
     ----------
-    thresholds : ndarray of float64
-        The distinct scores, strictly decreasing (for integer scores beyond
-        2**53, which the rows keep apart, the nearest floats, which can repeat).
+    thresholds : ndarray
+        The distinct scores, strictly decreasing: float64, or the scores'
+        own type where float64 would merge distinct scores (int64 or uint64
+        beyond 2**53, Python integers in an object array, ``np.longdouble``),
+        so that flagging the scores at least ``thresholds[i]`` gives row
+        ``i``'s counts exactly.
     true_positives, false_positives : ndarray
         Cumulative counts, non-decreasing.
     positives, negatives : int or float
@@ -86,37 +92,35 @@ class ThresholdTable:
         return len(self.thresholds)
 
     @property
-    def false_negatives(self):
+    def false_negatives(self) -> np.ndarray:
         """FN = P - TP at each threshold."""
         return self.positives - self.true_positives
 
     @property
-    def true_negatives(self):
+    def true_negatives(self) -> np.ndarray:
         """TN = N - FP at each threshold."""
         return self.negatives - self.false_positives
 
     @property
-    def true_positive_rate(self):
+    def true_positive_rate(self) -> np.ndarray:
         """TP / P; NaN (with a warning) when there are no positives."""
         return _rate(self.true_positives, self.positives, _TPR)
 
     recall = true_positive_rate
 
     @property
-    def false_positive_rate(self):
+    def false_positive_rate(self) -> np.ndarray:
         """FP / N; NaN (with a warning) when there are no negatives."""
         return _rate(self.false_positives, self.negatives, _FPR)
 
     @property
-    def precision(self):
+    def precision(self) -> np.ndarray:
         """TP / (TP + FP).  Never 0/0: every row flags at least one example."""
         return self.true_positives / (self.true_positives + self.false_positives)
 
     @property
-    def counts(self):
+    def counts(self) -> BinaryCounts:
         """The four counts as a :class:`~evalmetrics.counts.BinaryCounts` of arrays."""
-        from .counts import BinaryCounts
-
         return BinaryCounts(
             tp=self.true_positives, fp=self.false_positives,
             fn=self.false_negatives, tn=self.true_negatives,
@@ -131,7 +135,9 @@ class RocCurve(NamedTuple):
     false_positive_rate, true_positive_rate : ndarray
         The points, non-decreasing.
     thresholds : ndarray
-        ``inf``, then the distinct scores in decreasing order.
+        ``inf``, then the distinct scores in decreasing order: float64, or
+        the scores' own type as in :class:`ThresholdTable` (Python integers
+        in an object array for integers beyond 2**53).
     """
 
     false_positive_rate: np.ndarray
@@ -180,9 +186,10 @@ def _refuse_zero_weights(weights):
         raise ValueError("sample_weight is zero for every row")
 
 
-def _threshold_table(is_positive, values, weights=None, distinct=None):
-    """The table; with ``distinct`` the values are ranks of those integers, which the
-    thresholds report (as the nearest floats)."""
+def _threshold_table(is_positive, values, weights=None, distinct=None, dtype=None):
+    """The table; with ``distinct`` the values are ranks of those scores, which the
+    thresholds report in their own type.  ``dtype``: the scores' own type, which
+    integer scores (exact in float64 below 2**53) get back."""
     _refuse_zero_weights(weights)
     if weights is None:
         thresholds, tp, fp = score_table(values, is_positive)
@@ -191,7 +198,9 @@ def _threshold_table(is_positive, values, weights=None, distinct=None):
         thresholds, _, _, tp, fp = weighted_score_table(values, is_positive, weights)
         positives, negatives = float(tp[-1]), float(fp[-1])
     if distinct is not None:
-        thresholds = distinct[thresholds.astype(np.intp)].astype(np.float64)
+        thresholds = distinct[thresholds.astype(np.intp)]
+    elif dtype is not None and dtype.kind in "iu":
+        thresholds = thresholds.astype(dtype)
     for column in (thresholds, tp, fp):
         column.flags.writeable = False
     return ThresholdTable(thresholds, tp, fp, positives, negatives)
@@ -208,7 +217,38 @@ def _ratio_table(y_true, y_score, pos_label, sample_weight):
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _threshold_table(is_positive, values, scale_free(weights), distinct)
+    return _threshold_table(is_positive, values, scale_free(weights), distinct, _dtype(y_score))
+
+
+def _dtype(y_score):
+    """The dtype of the scores as ``integer_ranks`` left them (None for what validation refuses)."""
+    return y_score.dtype if isinstance(y_score, np.ndarray) else None
+
+
+def _after_infinity(thresholds):
+    """``inf`` followed by the thresholds: in their type if it holds infinity (floats), in
+    float64 for integers it holds exactly, else as Python numbers in an object array
+    (integers beyond 2**53 stay exact)."""
+    dtype = thresholds.dtype
+    if dtype.kind in "iu":
+        exact = not len(thresholds) or (-_EXACT_INTEGERS <= int(thresholds.min())
+                                        and int(thresholds.max()) <= _EXACT_INTEGERS)
+        dtype = np.dtype(np.float64) if exact else np.dtype(object)
+    elif dtype.kind != "f":
+        dtype = np.dtype(object)
+    extended = np.empty(len(thresholds) + 1, dtype=dtype)
+    extended[0] = np.inf
+    extended[1:] = thresholds
+    return extended
+
+
+def _threshold_value(threshold):
+    """One threshold as a result field: a Python float for float64 (and +inf),
+    else the score in its own type (np.longdouble, np.int64, a Python int)."""
+    if isinstance(threshold, float | np.float64) or (isinstance(threshold, np.floating)
+                                                     and math.isinf(threshold)):
+        return float(threshold)
+    return threshold
 
 
 def _one_class_warning(what):
@@ -261,7 +301,8 @@ _OPTIONS = """pos_label : label, optional
 _SHARED = _DATA + "\n    " + _OPTIONS
 
 
-def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
+def threshold_table(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                    sample_weight: ArrayLike | None = None) -> ThresholdTable:
     """True and false positives at every distinct score (decreasing).
 
     {shared}
@@ -284,10 +325,11 @@ def threshold_table(y_true, y_score, *, pos_label=None, sample_weight=None):
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _threshold_table(is_positive, values, weights, distinct)
+    return _threshold_table(is_positive, values, weights, distinct, _dtype(y_score))
 
 
-def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+              sample_weight: ArrayLike | None = None) -> RocCurve:
     """The ROC curve: one point per distinct score, after (0, 0) at +inf.
 
     Equal to ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``,
@@ -313,16 +355,15 @@ def roc_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     # Each column is written once into its final array, behind the point at +inf.
     # An undefined rate (one class) is NaN at +inf too, as in scikit-learn.
-    fpr, tpr, thresholds = (np.empty(len(table) + 1) for _ in range(3))
+    fpr, tpr = (np.empty(len(table) + 1) for _ in range(2))
     _rate(table.false_positives, table.negatives, _FPR, out=fpr[1:])
     _rate(table.true_positives, table.positives, _TPR, out=tpr[1:])
     fpr[0], tpr[0] = fpr[1] * 0.0, tpr[1] * 0.0
-    thresholds[0] = np.inf
-    thresholds[1:] = table.thresholds
-    return RocCurve(fpr, tpr, thresholds)
+    return RocCurve(fpr, tpr, _after_infinity(table.thresholds))
 
 
-def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
+def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+            sample_weight: ArrayLike | None = None) -> float:
     """Area under the ROC curve, ties counted one half.
 
     Equals the probability that a random positive scores above a random
@@ -350,7 +391,8 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
     return _roc_auc(is_positive, values, weights)
 
 
-def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                           sample_weight: ArrayLike | None = None) -> PrecisionRecallCurve:
     """Precision and recall at every distinct score, in decreasing order.
 
     ``sklearn.metrics.precision_recall_curve`` returns the same rows in
@@ -387,7 +429,8 @@ def precision_recall_curve(y_true, y_score, *, pos_label=None, sample_weight=Non
     return PrecisionRecallCurve(precision, recall, table.thresholds.copy())
 
 
-def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
+def average_precision(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None) -> float:
     """Average precision: the sum over thresholds of recall gain times precision.
 
     A step sum, not the trapezoidal area; equals
@@ -418,7 +461,8 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None):
     return value
 
 
-def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weight=None):
+def precision_at_recall(y_true: ArrayLike, y_score: ArrayLike, recall: float, *, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None) -> float:
     """Precision at the highest threshold whose recall reaches ``recall``.
 
     Lower the threshold through the distinct scores until the recall first
@@ -456,8 +500,8 @@ def precision_at_recall(y_true, y_score, recall, *, pos_label=None, sample_weigh
     return float(table.precision[min(row, len(table) - 1)])
 
 
-def recall_at_false_positive_rate(y_true, y_score, false_positive_rate, *, pos_label=None,
-                                  sample_weight=None):
+def recall_at_false_positive_rate(y_true: ArrayLike, y_score: ArrayLike, false_positive_rate: float, *,
+                                  pos_label: Label | None = None, sample_weight: ArrayLike | None = None) -> float:
     """The largest recall among thresholds whose false positive rate is at most the target.
 
     The infinite threshold (recall 0, false positive rate 0) always

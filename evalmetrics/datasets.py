@@ -18,11 +18,13 @@ Every generator states its model, takes a ``seed`` for
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 from . import arrays
 from ._kernels import normal
+from ._typing import Seed
 
 __all__ = [
     "binormal_auc",
@@ -34,7 +36,8 @@ __all__ = [
 ]
 
 
-def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
+def binormal_scores(n_negative: int, n_positive: int, *, mean: float = 2.0, sd: float = 1.0,
+                    seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
     """Draw scores from the binormal model.
 
     Negatives score N(0, 1), positives N(``mean``, ``sd``^2), independently.
@@ -49,7 +52,8 @@ def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
         Mean score of the positives (the separation).
     sd : float, default 1.0
         Standard deviation of the positives' scores.
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -76,7 +80,7 @@ def binormal_scores(n_negative, n_positive, *, mean=2.0, sd=1.0, seed=None):
     return y_true, np.r_[negatives, positives]
 
 
-def binormal_auc(mean, *, sd=1.0):
+def binormal_auc(mean: float, *, sd: float = 1.0) -> float:
     """True AUC of :func:`binormal_scores`: ``Phi(mean / sqrt(1 + sd^2))``.
 
     The difference of a positive and a negative score is normal with mean
@@ -103,7 +107,8 @@ def binormal_auc(mean, *, sd=1.0):
     return normal.cdf(mean / math.sqrt(1.0 + sd * sd))
 
 
-def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, seed=None):
+def gaussian_classes(sizes: Sequence[int] = (1500, 400, 100), *, n_features: int = 2, separation: float = 1.35,
+                     seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
     """Gaussian classes of given sizes around points on a circle.
 
     Class k (k = 0, ..., K-1) is drawn from a normal distribution with
@@ -122,7 +127,8 @@ def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, s
     n_features : int, default 2
     separation : float, default 1.35
         Distance of each class centre from the origin.
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -150,7 +156,8 @@ def gaussian_classes(sizes=(1500, 400, 100), *, n_features=2, separation=1.35, s
     return X, y
 
 
-def clustered_answers(n_people=30, n_questions=20, *, seed=None):
+def clustered_answers(n_people: int = 30, n_questions: int = 20, *,
+                      seed: Seed = None) -> tuple[np.ndarray, np.ndarray]:
     """People answering questions, whose answers are clustered by person.
 
     Person i has an ability ``a_i ~ N(0.6, 1)`` on the log-odds scale and
@@ -165,7 +172,8 @@ def clustered_answers(n_people=30, n_questions=20, *, seed=None):
     ----------
     n_people : int, default 30
     n_questions : int, default 20
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -194,7 +202,7 @@ _MEAN_ABILITY = 0.6
 _SD_ABILITY = 1.0
 
 
-def demand_series(n_days=730, *, seed=None):
+def demand_series(n_days: int = 730, *, seed: Seed = None) -> np.ndarray:
     """Daily sales of a slow-moving product over two years.
 
     Sales on day t (t = 0, ..., n_days - 1) are Poisson with rate
@@ -210,7 +218,8 @@ def demand_series(n_days=730, *, seed=None):
     Parameters
     ----------
     n_days : int, default 730
-    seed : int, optional
+    seed : int, numpy.random.Generator or None, optional
+        Fresh entropy when None; an integer repeats the draw; a generator is drawn from.
 
     Returns
     -------
@@ -233,7 +242,7 @@ def _demand_rate(day):
     return np.exp(0.4 + 0.8 * day / 730 + 0.5 * np.sin(2.0 * np.pi * day / 7))
 
 
-def breast_cancer():
+def breast_cancer() -> tuple[np.ndarray, np.ndarray]:
     """The Breast Cancer Wisconsin (Diagnostic) data, malignant as positive.
 
     569 tumours, 30 features, 212 malignant.  The data ship with

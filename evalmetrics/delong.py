@@ -33,6 +33,7 @@ from . import arrays
 from ._kernels import normal
 from ._kernels.auc import auc_from_twice_u
 from ._kernels.sorting import integer_ranks
+from ._typing import ArrayLike, Label
 from .arrays import UndefinedMetricWarning
 from .intervals import ConfidenceInterval, _check_confidence, normal_quantile
 
@@ -63,12 +64,12 @@ class DelongResult:
     interval: ConfidenceInterval
 
     @property
-    def low(self):
+    def low(self) -> float:
         """Lower end of the interval."""
         return self.interval.low
 
     @property
-    def high(self):
+    def high(self) -> float:
         """Upper end of the interval."""
         return self.interval.high
 
@@ -224,7 +225,8 @@ def _delong_test(is_positive, values_a, values_b, confidence):
 # public functions
 # ---------------------------------------------------------------------------
 
-def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
+def delong_interval(y_true: ArrayLike, y_score: ArrayLike, *, confidence: float = 0.95,
+                    pos_label: Label | None = None) -> DelongResult:
     """Confidence interval of the AUC from DeLong's variance.
 
     The standard error is ``sqrt(S10 / P + S01 / N)``, the sample variances
@@ -268,7 +270,8 @@ def delong_interval(y_true, y_score, *, confidence=0.95, pos_label=None):
     return _delong_interval(is_positive, values, confidence)
 
 
-def delong_test(y_true, y_score_a, y_score_b, *, confidence=0.95, pos_label=None):
+def delong_test(y_true: ArrayLike, y_score_a: ArrayLike, y_score_b: ArrayLike, *, confidence: float = 0.95,
+                pos_label: Label | None = None) -> DelongTest:
     """Test the difference of two AUCs measured on the same rows (DeLong).
 
     Both models score the same examples, so their AUCs are correlated; the

@@ -70,7 +70,7 @@ class ConfidenceInterval(NamedTuple):
 # the normal distribution without SciPy (the kernels are in _kernels.normal)
 # ---------------------------------------------------------------------------
 
-def normal_cdf(x):
+def normal_cdf(x: float | np.ndarray) -> float | np.ndarray:
     """The distribution function of the standard normal distribution, Phi(x).
 
     Computed as ``erfc(-x / sqrt(2)) / 2``, which keeps full relative
@@ -106,7 +106,7 @@ def normal_cdf(x):
     return normal.cdf(values.astype(np.float64))
 
 
-def normal_quantile(p):
+def normal_quantile(p: float) -> float:
     """The p-quantile of the standard normal distribution, Phi^{-1}(p).
 
     Accurate to about 1e-15 (it agrees with ``scipy.special.ndtri``).
@@ -145,7 +145,7 @@ def _check_proportion(successes, trials):
     return successes, trials
 
 
-def wald_interval(successes, trials, *, confidence=0.95):
+def wald_interval(successes: int, trials: int, *, confidence: float = 0.95) -> ConfidenceInterval:
     """Wald (normal-approximation) interval for a proportion.
 
     ``p_hat +/- z * sqrt(p_hat (1 - p_hat) / n)`` with ``p_hat = successes /
@@ -181,7 +181,7 @@ def wald_interval(successes, trials, *, confidence=0.95):
     return ConfidenceInterval(p - half_width, p + half_width)
 
 
-def wilson_interval(successes, trials, *, confidence=0.95):
+def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> ConfidenceInterval:
     """Wilson score interval for a proportion.
 
     The set of proportions ``p`` for which ``|p_hat - p| <= z sqrt(p (1 - p)

@@ -11,6 +11,12 @@ the fitted copy has ``predict_proba(X)``, the 1-D probabilities of the
 positive class, and ``decision_function(X)``, the log-odds.  Labels are
 {0, 1}, {-1, 1} or booleans, or any two labels with ``pos_label``.
 
+Fitted on a table with column names (a pandas or polars DataFrame: anything
+with a ``columns`` attribute of strings), a model remembers them in
+``feature_names_in_``, as scikit-learn does, and refuses to predict for
+columns that are reordered, renamed, missing or extra.  pandas is never
+imported: the names are read from ``X.columns``.
+
 They reproduce scikit-learn: ``LogisticRegression(penalty=lam)`` is
 ``StandardScaler`` followed by ``sklearn.linear_model.LogisticRegression(
 C=1/lam)``, and ``GaussianNaiveBayes()`` is ``sklearn.naive_bayes.GaussianNB()``.
@@ -25,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import arrays
+from ._typing import ArrayLike, Label
 
 __all__ = ["GaussianNaiveBayes", "LogisticRegression"]
 
@@ -32,6 +39,58 @@ __all__ = ["GaussianNaiveBayes", "LogisticRegression"]
 # ---------------------------------------------------------------------------
 # shared validation
 # ---------------------------------------------------------------------------
+
+def _feature_names(X):
+    """The column names of a table (all strings), or None for an array or other names.
+
+    As scikit-learn, only string names count: a DataFrame with integer
+    column labels (0, 1, ...) is read like an array.
+    """
+    columns = getattr(X, "columns", None)
+    if columns is None or isinstance(X, np.ndarray):
+        return None
+    names = [name for name in columns]
+    if not names or not all(isinstance(name, str) for name in names):
+        return None
+    return np.array(names, dtype=object)
+
+
+def _check_feature_names(model, X):
+    """Refuse columns other than the fitted ones; warn (as scikit-learn) when names appear or vanish."""
+    fitted = model.feature_names_in_
+    given = _feature_names(X)
+    name = type(model).__name__
+    if fitted is None and given is None:
+        return
+    if fitted is None:
+        warnings.warn(f"X has feature names, but this {name} was fitted without them", UserWarning,
+                      stacklevel=4)
+        return
+    if given is None:
+        warnings.warn(f"X has no feature names, but this {name} was fitted with {list(fitted)}; its "
+                      "columns are taken in that order", UserWarning, stacklevel=4)
+        return
+    if len(given) == len(fitted) and np.all(given == fitted):
+        return
+    missing = [n for n in fitted if n not in set(given)]
+    unexpected = [n for n in given if n not in set(fitted)]
+    if not missing and not unexpected:
+        fault = f"the same columns in another order: {list(given)}, fitted on {list(fitted)}"
+    else:
+        fault = "; ".join(part for part in (
+            f"missing {missing}" if missing else "", f"not seen in fit {unexpected}" if unexpected else "")
+            if part)
+    raise ValueError(f"X has other feature names than the {name} was fitted on: {fault}; pass the "
+                     f"columns {list(fitted)} in that order")
+
+
+def _power_of_two_scale(X):
+    """Per column a power of two near its largest magnitude (1 for a column of zeros):
+    dividing by it is exact, and brings values up to the largest float into [-2, 2]."""
+    largest = np.max(np.abs(X), axis=0)
+    exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
+    return np.ldexp(1.0, exponent - 1)  # 2**1023 at most: 2**1024 is no float
+
 
 def _features(X, n_features=None):
     """X as a finite 2-D float array (with the fitted number of columns)."""
@@ -105,9 +164,13 @@ class LogisticRegression:
     intercept : float
         The intercept on the standardized scale.
     feature_mean, feature_scale : ndarray of shape (p,)
-        The standardization learnt from the training rows.
+        The standardization learnt from the training rows (computed on the
+        columns divided by a power of two, so a feature with values near
+        the largest float is standardized like any other).
     n_iter : int
         The Newton steps the fit took.
+    feature_names_in_ : ndarray of str or None
+        The column names of a DataFrame ``X`` in :meth:`fit`; None for an array.
 
     Examples
     --------
@@ -129,13 +192,14 @@ class LogisticRegression:
     feature_mean: np.ndarray | None = field(default=None, repr=False, compare=False)
     feature_scale: np.ndarray | None = field(default=None, repr=False, compare=False)
     n_iter: int | None = field(default=None, repr=False, compare=False)
+    feature_names_in_: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         arrays.non_negative(self.penalty, "penalty")
         arrays.real(self.tol, "tol", low=0.0, low_open=True)
         arrays.positive_int(self.max_iter, "max_iter", maximum=None)  # iterations, not memory
 
-    def fit(self, X, y, *, pos_label=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None) -> LogisticRegression:
         """Return a fitted copy.
 
         Parameters
@@ -154,19 +218,23 @@ class LogisticRegression:
             A new model with the fitted attributes set; this one is unchanged
             (the model is frozen).
         """
+        names = _feature_names(X)
         X, target = _training_data(X, y, pos_label)
-        mean = X.mean(axis=0)
-        scale = X.std(axis=0)
+        # Mean and spread of each column divided by a power of two (exact): the same numbers
+        # for ordinary features, and no overflow for values near the largest float.
+        unit = _power_of_two_scale(X)
+        unit_mean, unit_scale = (X / unit).mean(axis=0), (X / unit).std(axis=0)
         # scikit-learn's StandardScaler leaves (near-)constant features unscaled.
-        scale = np.where(scale < 10 * np.finfo(float).eps * np.maximum(np.abs(mean), 1.0), 1.0, scale)
-        design = np.column_stack([np.ones(len(X)), (X - mean) / scale])
+        constant = unit_scale < 10 * np.finfo(float).eps * np.maximum(np.abs(unit_mean), 1.0 / unit)
+        unit_scale = np.where(constant, 1.0 / unit, unit_scale)
+        design = np.column_stack([np.ones(len(X)), (X / unit - unit_mean) / unit_scale])
         theta, n_iter = _newton(design, target, float(self.penalty), float(self.tol), int(self.max_iter))
         return dataclasses.replace(
-            self, weights=theta[1:], intercept=float(theta[0]), feature_mean=mean,
-            feature_scale=scale, n_iter=n_iter,
+            self, weights=theta[1:], intercept=float(theta[0]), feature_mean=unit_mean * unit,
+            feature_scale=unit_scale * unit, n_iter=n_iter, feature_names_in_=names,
         )
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The log-odds of the positive class, ``intercept + w . z``.
 
         Parameters
@@ -179,10 +247,13 @@ class LogisticRegression:
         ndarray of shape (n,)
         """
         _require_fitted(self, "weights")
+        _check_feature_names(self, X)
         X = _features(X, len(self.weights))
-        return self.intercept + ((X - self.feature_mean) / self.feature_scale) @ self.weights
+        unit = _power_of_two_scale(np.vstack([self.feature_mean, self.feature_scale]))
+        standardized = (X / unit - self.feature_mean / unit) / (self.feature_scale / unit)
+        return self.intercept + standardized @ self.weights
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Probability of the positive class, shape (n,).
 
         Parameters
@@ -265,6 +336,8 @@ class GaussianNaiveBayes:
         (None until :meth:`fit`).
     theta, var : ndarray of shape (2, p)
         The mean and smoothed variance of each feature in each class.
+    feature_names_in_ : ndarray of str or None
+        The column names of a DataFrame ``X`` in :meth:`fit`; None for an array.
 
     Examples
     --------
@@ -281,11 +354,12 @@ class GaussianNaiveBayes:
     class_prior: np.ndarray | None = field(default=None, repr=False, compare=False)
     theta: np.ndarray | None = field(default=None, repr=False, compare=False)
     var: np.ndarray | None = field(default=None, repr=False, compare=False)
+    feature_names_in_: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         arrays.non_negative(self.var_smoothing, "var_smoothing")
 
-    def fit(self, X, y, *, pos_label=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None) -> GaussianNaiveBayes:
         """Return a fitted copy.
 
         Parameters
@@ -298,8 +372,18 @@ class GaussianNaiveBayes:
         GaussianNaiveBayes
             A new model with the fitted attributes set.
         """
+        names = _feature_names(X)
         X, target = _training_data(X, y, pos_label)
-        epsilon = self.var_smoothing * np.var(X, axis=0).max()
+        with np.errstate(over="ignore"):
+            spread = np.var(X, axis=0)
+        if not np.all(np.isfinite(spread)):
+            column = int(np.argmax(~np.isfinite(spread)))
+            raise ValueError(
+                f"X: the variance of feature {column} (largest magnitude {np.max(np.abs(X[:, column])):.3g}) "
+                "is beyond the largest float, and Gaussian naive Bayes keeps it in the features' units; "
+                "rescale that feature (divide it by a constant) before fitting"
+            )
+        epsilon = self.var_smoothing * spread.max()
         theta, var, counts = [], [], []
         for value in (0.0, 1.0):
             rows = X[target == value]
@@ -309,11 +393,13 @@ class GaussianNaiveBayes:
             counts.append(len(rows))
         counts = np.array(counts, dtype=float)
         return dataclasses.replace(
-            self, class_prior=counts / counts.sum(), theta=np.array(theta), var=np.array(var)
+            self, class_prior=counts / counts.sum(), theta=np.array(theta), var=np.array(var),
+            feature_names_in_=names,
         )
 
     def _joint_log_likelihood(self, X):
         _require_fitted(self, "theta")
+        _check_feature_names(self, X)
         X = _features(X, self.theta.shape[1])
         columns = []
         for c in range(2):
@@ -322,7 +408,7 @@ class GaussianNaiveBayes:
             columns.append(np.log(self.class_prior[c]) + normalizer + distance)
         return np.column_stack(columns)
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """The log-odds of the positive class, ``log P(1 | x) - log P(0 | x)``.
 
         Parameters
@@ -337,7 +423,7 @@ class GaussianNaiveBayes:
         joint = self._joint_log_likelihood(X)
         return joint[:, 1] - joint[:, 0]
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Probability of the positive class, shape (n,).
 
         Parameters

@@ -22,6 +22,7 @@ from ._kernels.auc import auc_from_twice_u
 from ._kernels.bootstrap_auc import auc_engine
 from ._kernels.sorting import integer_ranks
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -96,7 +97,7 @@ def _pairwise_auc(is_positive, values, weights=None):
 # public functions
 # ---------------------------------------------------------------------------
 
-def midranks(values):
+def midranks(values: ArrayLike) -> np.ndarray:
     """Rank from 1 (smallest) to n, tied values sharing the mean of their ranks.
 
     The same as ``scipy.stats.rankdata(values, method="average")``.
@@ -121,7 +122,7 @@ def midranks(values):
     return _doubled_midranks(values) / 2.0
 
 
-def rank_auc(y_true, y_score, *, pos_label=None):
+def rank_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None) -> float:
     """The AUC by the Mann-Whitney rank sum: ``(R+ - P(P + 1)/2) / (P N)``.
 
     ``R+`` is the sum of the positives' midranks among all n scores.  The
@@ -155,7 +156,8 @@ def rank_auc(y_true, y_score, *, pos_label=None):
     return _rank_auc(is_positive, values)
 
 
-def pairwise_auc(y_true, y_score, *, pos_label=None, sample_weight=None):
+def pairwise_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+                 sample_weight: ArrayLike | None = None) -> float:
     """The AUC by explicit pairs: the share of (positive, negative) pairs in order.
 
     Every positive is compared with every negative; a pair in which the

@@ -1,11 +1,14 @@
 """Rates of one decision: accuracy, precision, recall, F-beta, MCC, kappa.
 
 Every function takes either label arrays ``(y_true, y_pred)`` or counts
-alone: a :class:`~evalmetrics.counts.BinaryCounts` (its fields may be
-arrays, as returned by :func:`~evalmetrics.counts.one_vs_rest`), or, for
-the metrics that are defined for K classes (accuracy, balanced accuracy,
-MCC, kappa), a K x K confusion matrix with rows actual and columns
-predicted.  Binary rates also accept a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.
+alone, in the keyword ``counts``: a :class:`~evalmetrics.counts.BinaryCounts`
+(its fields may be arrays, as returned by
+:func:`~evalmetrics.counts.one_vs_rest`), or, for the metrics that are
+defined for K classes (accuracy, balanced accuracy, MCC, kappa), a K x K
+confusion matrix with rows actual and columns predicted.  Binary rates also
+accept a 2 x 2 matrix ``[[TN, FP], [FN, TP]]``.  Counts never come in the
+place of ``y_true``: a 2-D array there is an error, not a matrix, and
+``y_true`` without ``y_pred`` is an error that names ``y_pred``.
 
 A rate whose denominator is zero returns the value of ``zero_division``
 (0 with an :class:`~evalmetrics.arrays.UndefinedMetricWarning` by default),
@@ -17,11 +20,13 @@ FN = 1, TN = 5.
 
 from __future__ import annotations
 
+from typing import Literal
 
 import numpy as np
 
 from . import arrays
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label, ZeroDivision
 from .counts import (
     BinaryCounts,
     _binary_counts_from_masks,
@@ -81,47 +86,69 @@ def _label_matrix(y_true, y_pred, *, labels=None, sample_weight=None, ratio=Fals
     return encoded.labels, _matrix_from_codes(encoded.true_codes, encoded.pred_codes, n_classes, weights)
 
 
-def _counts_input(y_true, y_pred, *, binary, pos_label=None, labels=None, sample_weight=None,
+def _counts_input(y_true, y_pred, counts, *, binary, pos_label=None, labels=None, sample_weight=None,
                   ratio=False, metric="this metric"):
     """Turn any accepted input into counts, validating it once.
 
-    Returns a :class:`BinaryCounts` when ``binary`` is true or when counts
-    were passed; otherwise ``(labels, matrix)`` for label arrays and matrices.
+    Label arrays come as ``(y_true, y_pred)``, counts alone as ``counts`` (a
+    :class:`BinaryCounts` or a K x K confusion matrix): never one for the
+    other, so a 2-D array of labels is never read as a matrix.  Returns a
+    :class:`BinaryCounts` when ``binary`` is true or when counts were passed;
+    otherwise ``(labels, matrix)`` for label arrays and matrices.
     ``ratio``: the metric is a ratio of the counts, so weighted counts are
     summed at a safe scale (:func:`evalmetrics._kernels.weights.scale_free`),
     which no rescaling of the weights can push out of range.
     """
+    if counts is not None:
+        return _given_counts(y_true, y_pred, counts, binary=binary, pos_label=pos_label, labels=labels,
+                             sample_weight=sample_weight, metric=metric)
+    for name, value in (("y_true", y_true), ("y_pred", y_pred)):
+        if isinstance(value, BinaryCounts):
+            raise TypeError(f"{name} must hold labels, got a BinaryCounts; pass it as {metric}(counts=...)")
+    if y_true is None:
+        raise TypeError(f"{metric} needs y_true and y_pred (label arrays), or counts=... "
+                        "(a BinaryCounts or a confusion matrix)")
     if y_pred is None:
-        if pos_label is not None or sample_weight is not None or labels is not None:
-            raise TypeError(
-                "pos_label, labels and sample_weight apply to label arrays; "
-                "counts or a confusion matrix already include them"
-            )
-        if isinstance(y_true, BinaryCounts):
-            return _check_counts(y_true)
-        if isinstance(y_true, (str, bytes)) or np.ndim(y_true) != 2:
-            raise TypeError(
-                f"y_pred is required with label arrays; {metric} also accepts a "
-                "BinaryCounts or a K x K confusion matrix as the only argument"
-            )
-        matrix = _square_matrix(y_true, "y_true (a confusion matrix)")
-        if not binary:
-            return np.arange(len(matrix)), matrix
-        if matrix.shape != (2, 2):
-            raise ValueError(
-                f"{metric} needs two classes, got a {len(matrix)} x {len(matrix)} matrix; "
-                "use one_vs_rest(matrix) or per_class_scores for one class against the rest"
-            )
-        (tn, fp), (fn, tp) = matrix.tolist()
-        return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
-    if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
-        raise TypeError("pass a BinaryCounts alone, as the only argument")
+        raise TypeError(f"y_pred is required with y_true: {metric}(y_true, y_pred); counts alone "
+                        "(a BinaryCounts or a confusion matrix) go in the keyword counts=")
     if binary:
         is_positive, is_flagged, weights = arrays.binary_pair(
             y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight
         )
         return _binary_counts_from_masks(is_positive, is_flagged, scale_free(weights) if ratio else weights)
     return _label_matrix(y_true, y_pred, labels=labels, sample_weight=sample_weight, ratio=ratio)
+
+
+def _label_arrays(y_true, y_pred):
+    """True when both label arguments are given and neither is a BinaryCounts."""
+    return not any(value is None or isinstance(value, BinaryCounts) for value in (y_true, y_pred))
+
+
+def _given_counts(y_true, y_pred, counts, *, binary, pos_label, labels, sample_weight, metric):
+    """Validated ``counts=``: a BinaryCounts, or a K x K matrix (2 x 2 for a binary rate)."""
+    given = [name for name, value in (("y_true", y_true), ("y_pred", y_pred)) if value is not None]
+    if given:
+        raise TypeError(f"pass either label arrays or counts, not both: got counts and {' and '.join(given)}")
+    options = [name for name, value in (("pos_label", pos_label), ("sample_weight", sample_weight),
+                                        ("labels", labels)) if value is not None]
+    if options:
+        verb = "applies" if len(options) == 1 else "apply"
+        raise TypeError(f"{' and '.join(options)} {verb} to label arrays; counts already include them")
+    if isinstance(counts, BinaryCounts):
+        return _check_counts(counts)
+    if isinstance(counts, (str, bytes)) or np.ndim(counts) != 2:
+        raise TypeError(f"counts must be a BinaryCounts or a K x K confusion matrix, got "
+                        f"{type(counts).__name__}" + (f" of shape {np.shape(counts)}" if np.ndim(counts) else ""))
+    matrix = _square_matrix(counts, "counts (a confusion matrix)")
+    if not binary:
+        return np.arange(len(matrix)), matrix
+    if matrix.shape != (2, 2):
+        raise ValueError(
+            f"{metric} needs two classes, got a {len(matrix)} x {len(matrix)} matrix as counts; "
+            "use counts=one_vs_rest(matrix) or per_class_scores for one class against the rest"
+        )
+    (tn, fp), (fn, tp) = matrix.tolist()
+    return BinaryCounts(tp=tp, fp=fp, fn=fn, tn=tn)
 
 
 def _undefined(zero_division, what):
@@ -134,13 +161,17 @@ def _undefined(zero_division, what):
 # ---------------------------------------------------------------------------
 
 def _binary_rate(numerator, denominator, what):
-    def rate(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weight=None):
+    name = what.replace(" ", "_")
+
+    def rate(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+             counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+             zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float | np.ndarray:
         arrays.check_zero_division(zero_division)
-        c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
-                          sample_weight=sample_weight, ratio=True, metric=what)
+        c = _counts_input(y_true, y_pred, counts, binary=True, pos_label=pos_label,
+                          sample_weight=sample_weight, ratio=True, metric=name)
         return arrays.ratio(numerator(c), denominator(c), zero_division=zero_division, what=what)
 
-    rate.__name__ = rate.__qualname__ = what.replace(" ", "_")
+    rate.__name__ = rate.__qualname__ = name
     return rate
 
 
@@ -150,10 +181,12 @@ _RATE_DOC = """{title}: {formula}.
 
 Parameters
 ----------
-y_true : array_like of shape (n,), BinaryCounts or 2 x 2 matrix
-    True labels, or counts alone (then omit ``y_pred``).
-y_pred : array_like of shape (n,), optional
+y_true : array_like of shape (n,)
+    True labels.
+y_pred : array_like of shape (n,)
     Predicted labels.
+counts : BinaryCounts or 2 x 2 matrix, optional
+    Counts alone, in place of ``y_true`` and ``y_pred``.
 pos_label : label, optional
     The positive class; needed unless the labels are {{0, 1}}, {{-1, 1}}
     or booleans.
@@ -173,7 +206,7 @@ Examples
 >>> round({name}(units.y_true, flagged), 4)
 {value}
 >>> counts = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
->>> round({name}(counts), 4)
+>>> round({name}(counts=counts), 4)
 {value}
 """
 
@@ -220,7 +253,9 @@ def _f_beta_from_counts(c, beta, zero_division):
     return arrays.ratio(numerator, denominator, zero_division=zero_division, what="F-score")
 
 
-def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", sample_weight=None):
+def f_beta(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *, beta: float,
+           counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+           zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """F-beta score: the weighted harmonic mean of precision and recall.
 
     ``(1 + beta**2) TP / ((1 + beta**2) TP + beta**2 FN + FP)``: a false
@@ -230,9 +265,11 @@ def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", s
     Parameters
     ----------
     y_true, y_pred
-        As in :func:`precision`; ``y_true`` may be counts alone.
+        As in :func:`precision`.
     beta : float, keyword-only, required
         Relative weight of recall (no default, as in scikit-learn).
+    counts : BinaryCounts or 2 x 2 matrix, optional
+        Counts alone, in place of ``y_true`` and ``y_pred``.
     pos_label : label, optional
         As in :func:`precision`.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
@@ -250,22 +287,25 @@ def f_beta(y_true, y_pred=None, *, beta, pos_label=None, zero_division="warn", s
     >>> units = twelve_units()
     >>> round(f_beta(units.y_true, units.y_score >= 0.5, beta=2), 4)
     0.6818
-    >>> round(f_beta(BinaryCounts(tp=3, fp=3, fn=1, tn=5), beta=0.5), 4)
+    >>> counts = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+    >>> round(f_beta(counts=counts, beta=0.5), 4)
     0.5357
     """
     beta = _check_beta(beta)
     arrays.check_zero_division(zero_division)
-    c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
+    c = _counts_input(y_true, y_pred, counts, binary=True, pos_label=pos_label,
                       sample_weight=sample_weight, ratio=True, metric="f_beta")
     return _f_beta_from_counts(c, beta, zero_division)
 
 
-def f1(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weight=None):
+def f1(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+       counts: BinaryCounts | ArrayLike | None = None, pos_label: Label | None = None,
+       zero_division: ZeroDivision = "warn", sample_weight: ArrayLike | None = None) -> float:
     """F1 score, 2 TP / (2 TP + FP + FN): :func:`f_beta` with ``beta=1``.
 
     Parameters
     ----------
-    y_true, y_pred, pos_label, zero_division, sample_weight
+    y_true, y_pred, counts, pos_label, zero_division, sample_weight
         As in :func:`f_beta`.
 
     Returns
@@ -280,7 +320,7 @@ def f1(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weig
     0.6
     """
     arrays.check_zero_division(zero_division)
-    c = _counts_input(y_true, y_pred, binary=True, pos_label=pos_label,
+    c = _counts_input(y_true, y_pred, counts, binary=True, pos_label=pos_label,
                       sample_weight=sample_weight, ratio=True, metric="f1")
     return _f_beta_from_counts(c, 1.0, zero_division)
 
@@ -289,15 +329,19 @@ def f1(y_true, y_pred=None, *, pos_label=None, zero_division="warn", sample_weig
 # metrics defined for K classes
 # ---------------------------------------------------------------------------
 
-def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
+def accuracy(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+             counts: BinaryCounts | ArrayLike | None = None, zero_division: ZeroDivision = "warn",
+             sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Share of correct predictions, (TP + TN) / n or trace(C) / n.
 
     Parameters
     ----------
-    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
-        True labels, or counts alone (then omit ``y_pred``).
-    y_pred : array_like of shape (n,), optional
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
         Predicted labels.
+    counts : BinaryCounts or K x K matrix, optional
+        Counts alone, in place of ``y_true`` and ``y_pred`` (rows actual).
     zero_division : "warn", 0, 1 or np.nan, default "warn"
         Value when the total (weight) is zero.
     sample_weight : array_like of shape (n,), optional
@@ -315,22 +359,22 @@ def accuracy(y_true, y_pred=None, *, zero_division="warn", sample_weight=None):
     0.6667
     """
     arrays.check_zero_division(zero_division)
-    if y_pred is None:
-        c = _counts_input(y_true, None, binary=False, metric="accuracy")
-        if isinstance(c, BinaryCounts):
-            return arrays.ratio(c.tp + c.tn, c.total, zero_division=zero_division, what="accuracy")
-        matrix = c[1]
-        return arrays.ratio(np.trace(matrix), matrix.sum(), zero_division=zero_division, what="accuracy")
-    if isinstance(y_true, BinaryCounts) or isinstance(y_pred, BinaryCounts):
-        raise TypeError("pass a BinaryCounts alone, as the only argument")
-    # Comparing the labels directly is cheaper than building the matrix.
-    y_true, y_pred = arrays.label_pair(y_true, y_pred)
-    weights = scale_free(arrays.sample_weights(sample_weight, len(y_true)))
-    correct = y_true == y_pred
-    if weights is None:
-        return arrays.ratio(np.count_nonzero(correct), len(correct), zero_division=zero_division,
+    if counts is None and _label_arrays(y_true, y_pred):
+        # Comparing the labels directly is cheaper than building the matrix.
+        y_true, y_pred = arrays.label_pair(y_true, y_pred)
+        weights = scale_free(arrays.sample_weights(sample_weight, len(y_true)))
+        correct = y_true == y_pred
+        if weights is None:
+            return arrays.ratio(np.count_nonzero(correct), len(correct), zero_division=zero_division,
+                                what="accuracy")
+        return arrays.ratio(weights[correct].sum(), weights.sum(), zero_division=zero_division,
                             what="accuracy")
-    return arrays.ratio(weights[correct].sum(), weights.sum(), zero_division=zero_division, what="accuracy")
+    # Counts, or the error that names what is missing or misplaced.
+    c = _counts_input(y_true, y_pred, counts, binary=False, sample_weight=sample_weight, metric="accuracy")
+    if isinstance(c, BinaryCounts):
+        return arrays.ratio(c.tp + c.tn, c.total, zero_division=zero_division, what="accuracy")
+    matrix = c[1]
+    return arrays.ratio(np.trace(matrix), matrix.sum(), zero_division=zero_division, what="accuracy")
 
 
 def _as_matrix(c):
@@ -340,7 +384,10 @@ def _as_matrix(c):
     return c if isinstance(c, BinaryCounts) else c[1]
 
 
-def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="warn", sample_weight=None):
+def balanced_accuracy(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                      counts: BinaryCounts | ArrayLike | None = None, adjusted: bool = False,
+                      zero_division: ZeroDivision = "warn",
+                      sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """Mean of the per-class recalls; (recall + specificity) / 2 for two classes.
 
     Classes absent from ``y_true`` (an empty row of the matrix) are left out,
@@ -349,10 +396,12 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
 
     Parameters
     ----------
-    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
-        True labels, or counts alone (then omit ``y_pred``).
-    y_pred : array_like of shape (n,), optional
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
         Predicted labels.
+    counts : BinaryCounts or K x K matrix, optional
+        Counts alone, in place of ``y_true`` and ``y_pred`` (rows actual).
     adjusted : bool, default False
         Rescale so that chance level is 0.
     zero_division : "warn", 0, 1 or np.nan, default "warn"
@@ -373,7 +422,7 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     """
     adjusted = arrays.boolean(adjusted, "adjusted")
     arrays.check_zero_division(zero_division)
-    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
+    c = _as_matrix(_counts_input(y_true, y_pred, counts, binary=False, sample_weight=sample_weight,
                                  ratio=True, metric="balanced_accuracy"))
     if isinstance(c, BinaryCounts):
         rows = np.stack([np.asarray(c.negatives, float), np.asarray(c.positives, float)])
@@ -392,7 +441,9 @@ def balanced_accuracy(y_true, y_pred=None, *, adjusted=False, zero_division="war
     return score
 
 
-def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
+def matthews_correlation(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                         counts: BinaryCounts | ArrayLike | None = None,
+                         sample_weight: ArrayLike | None = None) -> float | np.ndarray:
     """The Matthews correlation coefficient, for two or K classes (Gorodkin).
 
     Two classes: ``(TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN))``.
@@ -403,10 +454,12 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
 
     Parameters
     ----------
-    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
-        True labels, or counts alone (then omit ``y_pred``).
-    y_pred : array_like of shape (n,), optional
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
         Predicted labels.
+    counts : BinaryCounts or K x K matrix, optional
+        Counts alone, in place of ``y_true`` and ``y_pred`` (rows actual).
     sample_weight : array_like of shape (n,), optional
         Non-negative weights.
 
@@ -417,10 +470,11 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
 
     Examples
     --------
-    >>> round(matthews_correlation(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+    >>> counts = BinaryCounts(tp=3, fp=3, fn=1, tn=5)
+    >>> round(matthews_correlation(counts=counts), 4)
     0.3536
     """
-    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, sample_weight=sample_weight,
+    c = _as_matrix(_counts_input(y_true, y_pred, counts, binary=False, sample_weight=sample_weight,
                                  ratio=True, metric="matthews_correlation"))
     if isinstance(c, BinaryCounts):
         tp, fp, fn, tn = (np.asarray(v, dtype=float) for v in (c.tp, c.fp, c.fn, c.tn))
@@ -437,8 +491,10 @@ def matthews_correlation(y_true, y_pred=None, *, sample_weight=None):
     return float(value) if value.ndim == 0 else value
 
 
-def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division="warn",
-                sample_weight=None):
+def cohen_kappa(y_true: ArrayLike | None = None, y_pred: ArrayLike | None = None, *,
+                counts: BinaryCounts | ArrayLike | None = None, labels: ArrayLike | None = None,
+                weights: Literal["linear", "quadratic"] | None = None, zero_division: ZeroDivision = "warn",
+                sample_weight: ArrayLike | None = None) -> float:
     """Agreement corrected for chance agreement: Cohen's kappa.
 
     ``kappa = 1 - sum(w * C) / sum(w * E)`` with ``E`` the counts expected
@@ -448,10 +504,12 @@ def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division
 
     Parameters
     ----------
-    y_true : array_like of shape (n,), BinaryCounts or K x K matrix
-        True labels, or counts alone (then omit ``y_pred``).
-    y_pred : array_like of shape (n,), optional
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
         Predicted labels.
+    counts : BinaryCounts or K x K matrix, optional
+        Counts alone, in place of ``y_true`` and ``y_pred`` (rows actual).
     labels : array_like, optional
         Classes and their order (which matters for weighted kappa); rows
         with other labels are ignored.  Only with label arrays.
@@ -470,13 +528,13 @@ def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division
 
     Examples
     --------
-    >>> round(cohen_kappa(BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
+    >>> round(cohen_kappa(counts=BinaryCounts(tp=3, fp=3, fn=1, tn=5)), 4)
     0.3333
     """
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(f'weights must be None, "linear" or "quadratic", got {weights!r}')
     arrays.check_zero_division(zero_division)
-    c = _as_matrix(_counts_input(y_true, y_pred, binary=False, labels=labels,
+    c = _as_matrix(_counts_input(y_true, y_pred, counts, binary=False, labels=labels,
                                  sample_weight=sample_weight, ratio=True, metric="cohen_kappa"))
     if isinstance(c, BinaryCounts):
         # Two classes: every weighting is the same; 2 (TP TN - FN FP) over the chance term.
@@ -505,7 +563,8 @@ def cohen_kappa(y_true, y_pred=None, *, labels=None, weights=None, zero_division
 # precision at another prevalence
 # ---------------------------------------------------------------------------
 
-def precision_at_prevalence(tpr, fpr, prevalence, *, zero_division="warn"):
+def precision_at_prevalence(tpr: ArrayLike, fpr: ArrayLike, prevalence: ArrayLike, *,
+                            zero_division: ZeroDivision = "warn") -> float | np.ndarray:
     """Precision of a classifier with rates ``tpr``, ``fpr`` at prevalence pi (Bayes' rule).
 
     ``precision = tpr pi / (tpr pi + fpr (1 - pi))``.  Arguments broadcast.

@@ -17,12 +17,14 @@ or out-of-fold scores.  Measuring calibration is :mod:`evalmetrics.calibration`.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import arrays
+from ._estimators import positive_probabilities, unfitted_copy
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .cross_validation import stratified_k_fold
 
 __all__ = [
@@ -70,7 +72,7 @@ def _positive_weights(sample_weight, n):
     return scale_free(weights)
 
 
-def isotonic_regression(y, *, sample_weight=None):
+def isotonic_regression(y: ArrayLike, *, sample_weight: ArrayLike | None = None) -> np.ndarray:
     """Non-decreasing least-squares fit of ``y`` in the order given.
 
     Minimises ``sum w_i (y_i - x_i)^2`` subject to ``x_1 <= ... <= x_n`` by
@@ -141,7 +143,7 @@ class IsotonicCalibration:
     values: np.ndarray | None = None
     interpolation: str = "step"
 
-    def fit(self, scores, y, *, sample_weight=None):
+    def fit(self, scores: ArrayLike, y: ArrayLike, *, sample_weight: ArrayLike | None = None) -> IsotonicCalibration:
         """Fit on scores and outcomes (0/1 labels, or any real values); return a fitted copy.
 
         Parameters
@@ -177,7 +179,7 @@ class IsotonicCalibration:
         mean = np.bincount(group, weights=weights * target) / total
         return dataclasses.replace(self, thresholds=thresholds, values=_pav(mean, total))
 
-    def transform(self, scores):
+    def transform(self, scores: ArrayLike) -> np.ndarray:
         """The fitted map at ``scores``.
 
         Parameters
@@ -197,7 +199,7 @@ class IsotonicCalibration:
         position = np.searchsorted(self.thresholds, s, side="right") - 1
         return self.values[np.clip(position, 0, len(self.values) - 1)]
 
-    def predict_proba(self, scores):
+    def predict_proba(self, scores: ArrayLike) -> np.ndarray:
         """The same as :meth:`transform`: probabilities of the positive class when fitted on 0/1 labels.
 
         Parameters
@@ -318,7 +320,8 @@ class PlattScaling:
     intercept: float | None = None
     smooth_targets: bool = False
 
-    def fit(self, scores, y, *, pos_label=None, sample_weight=None):
+    def fit(self, scores: ArrayLike, y: ArrayLike, *, pos_label: Label | None = None,
+            sample_weight: ArrayLike | None = None) -> PlattScaling:
         """Fit on held-out scores and labels; return a fitted copy.
 
         Parameters
@@ -347,7 +350,7 @@ class PlattScaling:
         slope, intercept = _fit_platt(s, positive, w, arrays.boolean(self.smooth_targets, "smooth_targets"))
         return dataclasses.replace(self, slope=slope, intercept=intercept)
 
-    def decision_function(self, scores):
+    def decision_function(self, scores: ArrayLike) -> np.ndarray:
         """The fitted log-odds ``slope * s + intercept``.
 
         Parameters
@@ -363,7 +366,7 @@ class PlattScaling:
             raise ValueError("PlattScaling is not fitted; call fit(scores, y) first")
         return self.slope * arrays.scores(scores, "scores") + self.intercept
 
-    def predict_proba(self, scores):
+    def predict_proba(self, scores: ArrayLike) -> np.ndarray:
         """Calibrated probabilities of the positive class, shape (n,).
 
         Parameters
@@ -377,7 +380,7 @@ class PlattScaling:
         """
         return np.exp(_log_sigmoid(self.decision_function(scores)))
 
-    def transform(self, scores):
+    def transform(self, scores: ArrayLike) -> np.ndarray:
         """The same as :meth:`predict_proba`.
 
         Parameters
@@ -405,8 +408,12 @@ class PlattCalibrated:
     model and one map.
 
     ``estimator`` is any object whose ``fit(X, y)`` returns a fitted model
-    with ``decision_function(X)``; it is refitted on each fold in turn, so
-    models that fit in place (scikit-learn's) also work.
+    with ``decision_function(X)`` or, failing that, ``predict_proba(X)``
+    (as scikit-learn's ``CalibratedClassifierCV`` reads it).  It is never
+    fitted itself: each fold and the final refit fit a copy
+    (``sklearn.base.clone`` for a scikit-learn estimator, a copy without
+    fitted state for the package's models), so two wrappers of one
+    estimator do not change each other.
 
     Parameters
     ----------
@@ -414,9 +421,10 @@ class PlattCalibrated:
         The base model.
     n_folds : int, default 3
         Inner folds (stratified, as ``evalmetrics.stratified_k_fold``).
-    seed : int or None, default 0
+    seed : int, numpy.random.Generator or None, default 0
         Shuffles the inner folds like ``StratifiedKFold(shuffle=True,
-        random_state=seed)``; None keeps the rows in order.
+        random_state=seed)`` (a generator gives one integer seed per fit);
+        None keeps the rows in order.
     smooth_targets : bool, default False
         Passed to :class:`PlattScaling`.
     pos_label : label, optional
@@ -446,13 +454,14 @@ class PlattCalibrated:
 
     estimator: object
     n_folds: int = 3
-    seed: int | None = 0
+    seed: int | np.random.Generator | None = 0
     smooth_targets: bool = False
     pos_label: object = None
-    fitted_estimator: object = None
-    calibrator: PlattScaling | None = None
+    # Fitted state (None until fit), left out of comparisons like the models' own.
+    fitted_estimator: object = field(default=None, repr=False, compare=False)
+    calibrator: PlattScaling | None = field(default=None, repr=False, compare=False)
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PlattCalibrated:
         """Fit the model and its Platt map; return a fitted copy.
 
         Parameters
@@ -482,19 +491,28 @@ class PlattCalibrated:
         )
         scores = np.empty(len(y))
         for train, test in folds:
-            model = self.estimator.fit(X[train], y[train])
-            scores[test] = np.asarray(model.decision_function(X[test]), dtype=float).ravel()
+            model = unfitted_copy(self.estimator).fit(X[train], y[train])
+            scores[test] = self._scores(model, X[test])
         slope, intercept = _fit_platt(scores, positive, None, arrays.boolean(self.smooth_targets, "smooth_targets"))
         calibrator = PlattScaling(slope, intercept, self.smooth_targets)
         return dataclasses.replace(
-            self, fitted_estimator=self.estimator.fit(X, y), calibrator=calibrator
+            self, fitted_estimator=unfitted_copy(self.estimator).fit(X, y), calibrator=calibrator
         )
+
+    def _scores(self, model, X):
+        """The model's scores of the positive class: its decision function, else its probability."""
+        if hasattr(model, "decision_function"):
+            return np.asarray(model.decision_function(X), dtype=float).ravel()
+        if not hasattr(model, "predict_proba"):
+            raise TypeError(f"estimator ({type(model).__name__}) has neither decision_function nor "
+                            "predict_proba")
+        return positive_probabilities(model.predict_proba(X), model, self.pos_label, "estimator")
 
     def _check_fitted(self):
         if self.calibrator is None:
             raise ValueError("PlattCalibrated is not fitted; call fit(X, y) first")
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Calibrated log-odds of the positive class.
 
         Parameters
@@ -507,10 +525,9 @@ class PlattCalibrated:
         ndarray of shape (n,)
         """
         self._check_fitted()
-        raw = np.asarray(self.fitted_estimator.decision_function(np.asarray(X)), dtype=float).ravel()
-        return self.calibrator.decision_function(raw)
+        return self.calibrator.decision_function(self._scores(self.fitted_estimator, np.asarray(X)))
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Calibrated probabilities of the positive class, shape (n,).
 
         Parameters

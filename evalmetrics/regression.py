@@ -22,12 +22,13 @@ The docstring examples use the six households of
 from __future__ import annotations
 
 import warnings
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from . import arrays
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike
 
 __all__ = [
     "BestConstant",
@@ -158,7 +159,7 @@ def _best_constant(y, w, metric):
 # public functions
 # ---------------------------------------------------------------------------
 
-def mean_squared_error(y_true, y_pred, *, sample_weight=None):
+def mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean squared error, ``mean((y_pred - y_true)^2)``.
 
     Parameters
@@ -182,7 +183,7 @@ def mean_squared_error(y_true, y_pred, *, sample_weight=None):
     return _mse(*_pair(y_true, y_pred, sample_weight))
 
 
-def root_mean_squared_error(y_true, y_pred, *, sample_weight=None):
+def root_mean_squared_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Square root of :func:`mean_squared_error`, in the units of the target.
 
     Parameters
@@ -204,7 +205,7 @@ def root_mean_squared_error(y_true, y_pred, *, sample_weight=None):
     return float(np.sqrt(_mse(*_pair(y_true, y_pred, sample_weight))))
 
 
-def mean_absolute_error(y_true, y_pred, *, sample_weight=None):
+def mean_absolute_error(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Mean absolute error, ``mean(|y_pred - y_true|)``.
 
     Parameters
@@ -226,7 +227,8 @@ def mean_absolute_error(y_true, y_pred, *, sample_weight=None):
     return _mae(*_pair(y_true, y_pred, sample_weight))
 
 
-def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None):
+def mean_absolute_percentage_error(y_true: ArrayLike, y_pred: ArrayLike, *,
+                                   sample_weight: ArrayLike | None = None) -> float:
     """Mean absolute percentage error, as a fraction: ``mean(|e| / max(|y|, eps))``.
 
     ``eps`` is the machine epsilon (about 2.2e-16), scikit-learn's guard
@@ -253,7 +255,7 @@ def mean_absolute_percentage_error(y_true, y_pred, *, sample_weight=None):
     return _mape(*_pair(y_true, y_pred, sample_weight))
 
 
-def r2_score(y_true, y_pred, *, sample_weight=None):
+def r2_score(y_true: ArrayLike, y_pred: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Coefficient of determination, ``1 - SSE / SST``.
 
     SST is the (weighted) spread of ``y_true`` around its own mean, so R^2
@@ -284,7 +286,8 @@ def r2_score(y_true, y_pred, *, sample_weight=None):
     return _r2(*_pair(y_true, y_pred, sample_weight))
 
 
-def best_constant(y_true, *, metric="mse", sample_weight=None):
+def best_constant(y_true: ArrayLike, *, metric: Literal["mse", "mae", "mape"] = "mse",
+                  sample_weight: ArrayLike | None = None) -> BestConstant:
     """The constant forecast minimising ``metric`` on ``y_true``.
 
     Parameters
@@ -319,7 +322,7 @@ def best_constant(y_true, *, metric="mse", sample_weight=None):
     return _best_constant(y, w, metric)
 
 
-def mape_optimal_constant(y_true, *, sample_weight=None):
+def mape_optimal_constant(y_true: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """The constant forecast with the smallest MAPE: the 1/y-weighted median.
 
     Sort the targets and give each the weight ``1/y`` (times its sample

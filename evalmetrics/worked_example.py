@@ -37,7 +37,7 @@ class TwelveUnits:
     y_score: np.ndarray
 
 
-def twelve_units():
+def twelve_units() -> TwelveUnits:
     """The twelve scored units of the worked example.
 
     Returns
@@ -77,7 +77,7 @@ class GradedParts:
     y_pred: np.ndarray
 
 
-def graded_parts():
+def graded_parts() -> GradedParts:
     """Seventy parts: 50 good, 15 rework, 5 scrap, and how a grader called them.
 
     The labels sort alphabetically in their natural order (good < rework <
@@ -117,7 +117,7 @@ class Households:
     y_pred: np.ndarray
 
 
-def six_households():
+def six_households() -> Households:
     """Six households' daily electricity use (kWh) and a model's forecasts.
 
     Returns

@@ -28,7 +28,7 @@ def parts_args(request):
     parts = graded_parts()
     if request.param == "labels":
         return (parts.y_true, parts.y_pred), {}
-    return (parts.matrix,), {"labels": list(parts.labels)}
+    return (), {"counts": parts.matrix, "labels": list(parts.labels)}
 
 
 def test_per_class_scores_of_graded_parts(parts_args):
@@ -51,12 +51,12 @@ def test_per_class_scores_of_graded_parts(parts_args):
 
 
 def test_averages_of_graded_parts(parts_args):
-    args, _ = parts_args
+    args, kwargs = parts_args
     # Handbook: macro 0.6758 / 0.6400 / 0.6557; weighted 0.8053 / 0.8143 / 0.8090;
     # micro precision = recall = F1 = accuracy = 57/70 = 0.8143.
-    macro = averaged_scores(*args, average="macro")
-    weighted = averaged_scores(*args, average="weighted")
-    micro = averaged_scores(*args, average="micro")
+    macro = averaged_scores(*args, **kwargs, average="macro")
+    weighted = averaged_scores(*args, **kwargs, average="weighted")
+    micro = averaged_scores(*args, **kwargs, average="micro")
     assert isinstance(macro, AveragedScores)
     assert [round(v, 4) for v in macro] == [0.6758, 0.64, 0.6557]
     assert [round(v, 4) for v in weighted] == [0.8053, 0.8143, 0.809]
@@ -75,10 +75,10 @@ def test_averages_of_graded_parts(parts_args):
 def test_the_other_macro_f1(parts_args):
     # Handbook: the harmonic mean of macro precision 0.6758 and macro recall 0.6400 is 0.6574,
     # against scikit-learn's macro F1 of 0.6557.
-    args, _ = parts_args
-    other = f1_of_macro_averages(*args)
+    args, kwargs = parts_args
+    other = f1_of_macro_averages(*args, **kwargs)
     assert round(other, 4) == 0.6574
-    macro = averaged_scores(*args)
+    macro = averaged_scores(*args, **kwargs)
     assert other == pytest.approx(2 * macro.precision * macro.recall / (macro.precision + macro.recall), abs=EXACT)
     assert other > macro.f_score
 
@@ -245,7 +245,7 @@ def test_two_dimensional_labels():
 
 def test_non_square_matrix():
     with pytest.raises(ValueError, match="square K x K"):
-        averaged_scores(np.ones((3, 2)))
+        averaged_scores(counts=np.ones((3, 2)))
 
 
 def test_duplicate_labels():
@@ -255,7 +255,7 @@ def test_duplicate_labels():
 
 def test_labels_of_wrong_length_for_matrix():
     with pytest.raises(ValueError, match="labels has 2 names"):
-        per_class_scores(graded_parts().matrix, labels=["good", "rework"])
+        per_class_scores(counts=graded_parts().matrix, labels=["good", "rework"])
 
 
 def test_negative_sample_weight():

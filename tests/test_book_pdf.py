@@ -274,8 +274,8 @@ def test_book_pdf_has_the_solutions(built_pdf):
 import sys  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "tools"))
-import latex_log  # noqa: E402  (tools/latex_log.py)
 import handout as handout_tool  # noqa: E402  (tools/handout.py)
+import latex_log  # noqa: E402  (tools/latex_log.py)
 
 
 def toc_parts() -> list[str]:

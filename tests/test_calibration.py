@@ -7,6 +7,7 @@ decomposition (brier-decomposition-zh), or from scikit-learn / SciPy.
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from fractions import Fraction
@@ -16,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import evalmetrics as em
 from evalmetrics.calibration import (
     BinnedBrierDecomposition,
     BrierDecomposition,
@@ -36,6 +38,7 @@ from evalmetrics.recalibration import (
     isotonic_regression,
 )
 from evalmetrics.worked_example import twelve_units
+from helpers import assert_close
 
 TOL = 1e-12
 
@@ -690,3 +693,76 @@ def test_platt_constant_scores_give_the_base_rate():
 def test_platt_mismatched_lengths():
     with pytest.raises(ValueError, match="inconsistent lengths"):
         PlattScaling().fit([0.1, 0.2, 0.3], [0, 1])
+
+
+# ---------------------------------------------------------------------------
+# sample weights on every calibration summary (generated)
+# ---------------------------------------------------------------------------
+
+WEIGHTED = {
+    "brier_decomposition": lambda y, p, **o: vars(em.brier_decomposition(y, p, **o)),
+    "binned_brier_decomposition": lambda y, p, **o: vars(em.binned_brier_decomposition(y, p, n_bins=5, **o)),
+    "binned, quantile bins": lambda y, p, **o: vars(em.binned_brier_decomposition(y, p, n_bins=3,
+                                                                                strategy="quantile", **o)),
+    "reliability_curve": lambda y, p, **o: em.reliability_curve(y, p, **o)._asdict(),
+    "expected_calibration_error": lambda y, p, **o: {"ece": em.expected_calibration_error(y, p, **o)},
+    "corp_reliability": lambda y, p, **o: {k: v for k, v in vars(em.corp_reliability(y, p, **o)).items()
+                                           if k != "recalibrated"},
+}
+
+
+@st.composite
+def weighted_forecasts(draw):
+    n = draw(st.integers(4, 40))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y[:2] = 0, 1
+    p = np.round(np.array(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))), 1)
+    w = np.array(draw(st.lists(st.floats(0.01, 5), min_size=n, max_size=n)))
+    return y, p, w
+
+
+@pytest.mark.parametrize("name", list(WEIGHTED))
+@settings(max_examples=30, deadline=None)
+@given(problem=weighted_forecasts(), zeros=st.lists(st.integers(0, 39), max_size=4))
+def test_rows_of_weight_zero_are_rows_left_out(name, problem, zeros):
+    y, p, w = problem
+    zeros = [i for i in set(zeros) if i >= 2 and i < len(y)]
+    w[zeros] = 0.0
+    kept = w > 0
+    with_zeros = WEIGHTED[name](y, p, sample_weight=w)
+    without = WEIGHTED[name](y[kept], p[kept], sample_weight=w[kept])
+    assert with_zeros.keys() == without.keys()
+    for field in with_zeros:
+        assert_close(np.asarray(with_zeros[field], dtype=float), np.asarray(without[field], dtype=float))
+
+
+@settings(max_examples=50, deadline=None)
+@given(problem=weighted_forecasts())
+def test_weighted_decompositions_add_up_to_scikit_learns_weighted_brier_score(problem):
+    from sklearn.metrics import brier_score_loss
+
+    y, p, w = problem
+    theirs = brier_score_loss(y, p, sample_weight=w)
+    for d in (em.brier_decomposition(y, p, sample_weight=w), em.binned_brier_decomposition(y, p, sample_weight=w)):
+        assert d.brier_score == pytest.approx(theirs, abs=1e-12)
+        binned = getattr(d, "binned_brier_score", d.brier_score)
+        assert d.reliability - d.resolution + d.uncertainty == pytest.approx(binned, abs=1e-12)
+    corp = em.corp_reliability(y, p, sample_weight=w)
+    assert corp.brier_score == pytest.approx(theirs, abs=1e-12)
+    assert corp.miscalibration - corp.discrimination + corp.uncertainty == pytest.approx(theirs, abs=1e-12)
+    # CORP's recalibration is scikit-learn's weighted isotonic regression of y on p.
+    from sklearn.isotonic import IsotonicRegression
+
+    fitted = IsotonicRegression(y_min=0.0, y_max=1.0).fit(p, y, sample_weight=w).predict(corp.forecast)
+    np.testing.assert_allclose(corp.calibrated, fitted, rtol=0, atol=1e-12)
+    # Weighted base rate and uncertainty.
+    base = np.sum(w * y) / np.sum(w)
+    assert corp.uncertainty == pytest.approx(base * (1 - base), abs=1e-12)
+
+
+def test_every_binned_summary_has_one_default_number_of_bins():
+    from evalmetrics.plotting import calibration as plots
+
+    for function in (em.reliability_curve, em.expected_calibration_error, em.binned_brier_decomposition,
+                     plots.plot_reliability_diagram, plots.plot_reliability_and_corp):
+        assert inspect.signature(function).parameters["n_bins"].default == em.calibration.N_BINS == 10

@@ -26,8 +26,8 @@ from sklearn import calibration as skc
 from sklearn import metrics as skm
 
 import evalmetrics as em
-from helpers import run_cli
 from evalmetrics.report.output import MARKER
+from helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 TOL = 1e-12
@@ -134,7 +134,7 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(case, folder, capsys
 
 
 def test_non_utf8_file(folder, capsys):
-    (folder / "latin.csv").write_bytes("y,p\n".encode() + "".join(f"{i % 2},{i}\n" for i in range(11)).encode()
+    (folder / "latin.csv").write_bytes(b"y,p\n" + "".join(f"{i % 2},{i}\n" for i in range(11)).encode()
                                       + "caf\xe9,1\n".encode("latin-1"))
     status, _, err = run_cli(["report", "latin.csv", "--label", "y", "--score", "p", "--out", "out"], capsys)
     assert status == 2 and "is not UTF-8 text" in err and err.count("\n") == 1

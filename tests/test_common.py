@@ -18,10 +18,11 @@ and accuracy, the Brier decomposition).
 
 from __future__ import annotations
 
+import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable
 
 import numpy as np
 import pytest
@@ -147,14 +148,21 @@ SCORE_METRICS = [
                                         false_negative_cost=4.0)),
     Metric("brier_score", em.brier_score, probabilities=True),
     Metric("log_loss", em.log_loss, probabilities=True),
-    Metric("brier_decomposition", _decomposition, weights=False, probabilities=True),
-    Metric("expected_calibration_error", partial(em.expected_calibration_error, n_bins=4), weights=False,
-           probabilities=True),
-    Metric("reliability_curve", _reliability, weights=False, probabilities=True),
-    Metric("corp_reliability", _corp, weights=False, probabilities=True),
+    Metric("brier_decomposition", _decomposition, probabilities=True),
+    Metric("expected_calibration_error", partial(em.expected_calibration_error, n_bins=4), probabilities=True),
+    Metric("expected_calibration_error_quantile", partial(em.expected_calibration_error, n_bins=4,
+                                                          strategy="quantile"), probabilities=True),
+    Metric("reliability_curve", _reliability, probabilities=True),
+    Metric("reliability_curve_quantile", partial(_reliability, strategy="quantile"), probabilities=True),
+    Metric("corp_reliability", _corp, probabilities=True),
 ]
 
 ALL_METRICS = LABEL_METRICS + SCORE_METRICS
+
+
+def variant_of(name):
+    """The function an entry calls: "cohen_kappa_quadratic" is cohen_kappa with an option."""
+    return re.sub(r"_(quadratic|quantile)$", "", name)
 
 
 def having(registry, attribute):
@@ -460,7 +468,7 @@ def test_registries_name_every_public_metric_of_labels_and_scores():
     others = {"confusion_matrix", "one_vs_rest", "counts_from_matrix", "precision_at_prevalence",
               "per_class_scores", "averaged_scores", "f1_of_macro_averages", "binned_brier_decomposition",
               "midranks", "delong_test"}
-    registered = {m.name.split("_quadratic")[0] for m in ALL_METRICS} | {"threshold_table"}
+    registered = {variant_of(m.name) for m in ALL_METRICS} | {"threshold_table"}
     for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.calibration,
                    em.delong):
         for name in module.__all__:

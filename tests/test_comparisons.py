@@ -11,8 +11,17 @@ import numpy as np
 import pytest
 
 import evalmetrics as em
-from evalmetrics.handbook.comparisons import (FITTED_TOLERANCE, KINDS, METRIC_TOLERANCE, NO_COUNTERPART, REGISTRY,
-                                              SIGMOID_TOLERANCE, Comparison, compare_all, format_table)
+from evalmetrics.handbook.comparisons import (
+    FITTED_TOLERANCE,
+    KINDS,
+    METRIC_TOLERANCE,
+    NO_COUNTERPART,
+    REGISTRY,
+    SIGMOID_TOLERANCE,
+    Comparison,
+    compare_all,
+    format_table,
+)
 from evalmetrics.handbook.comparisons._core import _gap, _mismatches
 
 SPLITTERS = {"k_fold", "stratified_k_fold", "group_k_fold", "time_series_split"}
@@ -233,8 +242,8 @@ def test_table_shows_exact_zero_and_small_differences():
 
 
 def test_script_prints_the_table():
-    output = subprocess.run([sys.executable, "-W", "error", "-m", "evalmetrics.handbook.comparisons"], capture_output=True,
-                            text=True, check=True).stdout
+    output = subprocess.run([sys.executable, "-W", "error", "-m", "evalmetrics.handbook.comparisons"],
+                            capture_output=True, text=True, check=True).stdout
     rows = [line for line in output.splitlines() if line.startswith("| `")]
     assert len(rows) == len(REGISTRY)
     assert output.rstrip().endswith(f"{len(REGISTRY)} comparisons; all agree")

@@ -1,5 +1,7 @@
 """Tests of evalmetrics.cross_validation: the splitters and out-of-fold predictions."""
 
+import copy
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -432,3 +434,106 @@ def test_out_of_fold_rejects_a_model_without_fit():
     X, y = _data(n=20)
     with pytest.raises(TypeError, match="model must have a fit"):
         out_of_fold_probabilities(object(), X, y, folds=k_fold(20))
+
+
+# ---------------------------------------------------------------------------
+# the caller's model is never fitted, scikit-learn's as it is (generated)
+# ---------------------------------------------------------------------------
+
+class InPlace:
+    """A duck-typed model that fits in place, as scikit-learn's do, without their API."""
+
+    def __init__(self):
+        self.direction = None
+
+    def fit(self, X, y):
+        self.direction = np.linalg.lstsq(np.column_stack([np.ones(len(X)), X]), y - 0.5, rcond=None)[0]
+        return self
+
+    def decision_function(self, X):
+        return np.column_stack([np.ones(len(X)), X]) @ self.direction
+
+
+def _estimators():
+    return {
+        "sklearn logistic": lambda: SkLogisticRegression(C=0.5, solver="newton-cholesky"),
+        "sklearn naive Bayes": GaussianNB,  # predict_proba only
+        "evalmetrics logistic": LogisticRegression,
+        "evalmetrics naive Bayes": GaussianNaiveBayes,
+        "in place": InPlace,
+    }
+
+
+def _state(estimator):
+    """What fitting would change: the attributes (names, and the values of arrays and plain values)."""
+    values = dataclasses.asdict(estimator) if dataclasses.is_dataclass(estimator) else vars(estimator)
+    return {name: copy.deepcopy(value) for name, value in values.items()
+            if value is None or isinstance(value, (np.ndarray, int, float, str, bool, tuple))}
+
+
+def _same_state(a, b):
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k], b[k]) if isinstance(a[k], np.ndarray) else a[k] == b[k] for k in a)
+
+
+@pytest.mark.parametrize("name", list(_estimators()))
+@settings(max_examples=10, deadline=None)
+@given(seeds=st.lists(st.integers(0, 10**6), min_size=2, max_size=2, unique=True))
+def test_platt_calibrated_fits_copies_never_the_estimator(name, seeds):
+    # Two wrappers of one estimator, fitted on different data: the first one's
+    # predictions do not move, and the estimator itself is as it was.
+    from evalmetrics import PlattCalibrated
+
+    estimator = _estimators()[name]()
+    before = _state(estimator)
+    X1, y1 = _data(seeds[0] % 1000, n=80, p=2)
+    X2, y2 = _data(seeds[1] % 1000, n=80, p=2)
+    first = PlattCalibrated(estimator, n_folds=3).fit(X1, y1)
+    predicted = first.predict_proba(X1)
+    second = PlattCalibrated(estimator, n_folds=3).fit(X2, y2[::-1])
+    np.testing.assert_array_equal(first.predict_proba(X1), predicted)
+    assert first.fitted_estimator is not second.fitted_estimator is not estimator
+    assert _same_state(_state(estimator), before)
+    assert np.all((predicted > 0) & (predicted < 1))
+
+
+@pytest.mark.parametrize("name", list(_estimators()))
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 999), n_splits=st.integers(2, 5), text=st.booleans())
+def test_out_of_fold_takes_any_estimator_and_leaves_it_unfitted(name, seed, n_splits, text):
+    estimator = _estimators()[name]()
+    if not hasattr(estimator, "predict_proba"):
+        return  # InPlace has decision scores only
+    X, y = _data(seed, n=60, p=2)
+    folds = stratified_k_fold(y, n_splits=n_splits)
+    before = _state(estimator)
+    ours = out_of_fold_probabilities(estimator, X, y, folds=folds)
+    assert _same_state(_state(estimator), before)
+    if name.startswith("sklearn"):
+        # The positive class's column, chosen by classes_: cross_val_predict's second column.
+        theirs = cross_val_predict(_estimators()[name](), X, y, cv=[tuple(f) for f in folds],
+                                   method="predict_proba")[:, 1]
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+        if text:  # text labels, the positive class named: sorted first or second alike
+            words = np.where(y == 1, "ill", "well")
+            for positive, expected in (("ill", ours), ("well", 1.0 - ours)):
+                got = out_of_fold_probabilities(estimator, X, words, folds=folds, pos_label=positive)
+                np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+
+
+def test_a_two_column_predict_proba_needs_classes_and_a_positive_class():
+    class TwoColumns:
+        def fit(self, X, y):
+            return self
+
+        def predict_proba(self, X):
+            return np.full((len(X), 2), 0.5)
+
+    X, y = _data(4, n=20, p=2)
+    with pytest.raises(TypeError, match="model.predict_proba returned 2 columns, but model has no classes_"):
+        out_of_fold_probabilities(TwoColumns(), X, y, folds=k_fold(20, n_splits=2))
+    words = np.where(y == 1, "ill", "well")
+    with pytest.raises(ValueError, match=r"model.classes_ are \['ill', 'well'\]: pass pos_label"):
+        out_of_fold_probabilities(GaussianNB(), X, words, folds=k_fold(20, n_splits=2))
+    with pytest.raises(ValueError, match="pos_label='sick' does not occur in y"):
+        out_of_fold_probabilities(GaussianNB(), X, words, folds=k_fold(20, n_splits=2), pos_label="sick")

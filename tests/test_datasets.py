@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from evalmetrics.datasets import (
+    _demand_rate,
     binormal_auc,
     binormal_scores,
     breast_cancer,
@@ -14,8 +15,6 @@ from evalmetrics.datasets import (
     demand_series,
     gaussian_classes,
 )
-from evalmetrics.datasets import _demand_rate
-
 
 # ---------------------------------------------------------------------------
 # binormal scores

@@ -17,7 +17,6 @@ from evalmetrics.delong import DelongResult, DelongTest, delong_interval, delong
 from evalmetrics.intervals import bootstrap_interval
 from evalmetrics.worked_example import twelve_units
 
-
 # ---------------------------------------------------------------------------
 # a slow, direct implementation (DeLong, DeLong and Clarke-Pearson 1988)
 # ---------------------------------------------------------------------------

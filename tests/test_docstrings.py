@@ -16,8 +16,6 @@ import pytest
 from numpydoc.docscrape import ClassDoc
 from numpydoc.validate import validate
 
-import evalmetrics
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "_ext"))
 

@@ -28,7 +28,7 @@ def pair_auc(y_true, y_score):
     positives = y_score[y_true == 1]
     negatives = y_score[y_true == 0]
     if len(positives) == 0 or len(negatives) == 0:
-        warnings.warn("only one class", UndefinedMetricWarning)
+        warnings.warn("only one class", UndefinedMetricWarning, stacklevel=2)
         return float("nan")
     diff = positives[:, None] - negatives[None, :]
     return float((np.sum(diff > 0) + 0.5 * np.sum(diff == 0)) / diff.size)

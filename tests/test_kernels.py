@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -30,7 +31,8 @@ from hypothesis import strategies as st
 import evalmetrics as em
 from evalmetrics._kernels import auc, brier, normal, sorting
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
-from helpers import spy_on_engine
+from helpers import assert_close, spy_on_engine
+from test_common import SCORE_METRICS
 
 
 def tied_scores(seed, n=120, decimals=1):
@@ -316,6 +318,16 @@ SCALE_FREE = [
      "score"),
     ("youden_index", _youden, "score"),
     ("brier_score", em.brier_score, "prob"),
+    ("brier_decomposition", lambda y, p, **o: tuple(vars(em.brier_decomposition(y, p, **o)).values()), "prob"),
+    # Its difference, within-bin variance and covariance are differences of nearly equal numbers
+    # (0 up to rounding when a bin's forecasts are equal): only relative error makes no sense there.
+    ("binned_brier_decomposition", lambda y, p, **o: tuple(
+        value for name, value in vars(em.binned_brier_decomposition(y, p, **o)).items()
+        if name not in ("difference", "within_bin_variance", "within_bin_covariance")), "prob"),
+    ("reliability_curve", lambda y, p, **o: tuple(em.reliability_curve(y, p, **o)[:2]), "prob"),  # count: weights
+    ("expected_calibration_error", em.expected_calibration_error, "prob"),
+    ("corp_reliability", lambda y, p, **o: (lambda c: (c.calibrated, c.recalibrated, c.brier_score, c.miscalibration,
+                                                       c.discrimination))(em.corp_reliability(y, p, **o)), "prob"),
     ("log_loss", em.log_loss, "prob"),
     ("mean_squared_error", em.mean_squared_error, "real"),
     ("root_mean_squared_error", em.root_mean_squared_error, "real"),
@@ -357,7 +369,8 @@ def test_weighted_metrics_do_not_change_when_the_weights_are_rescaled(name, metr
     factors = _FACTORS + [10.0 ** int(rng.integers(-300, 300)), 2.0 ** int(rng.integers(-1000, 1000))]
     rescaled = [(f"times {f:g}", weights * f) for f in factors]
     # Near the float limit: the largest weight just below it, where the sums overflow.
-    rescaled.append(("up to the float limit", weights / weights.max() * (np.finfo(np.float64).max * rng.uniform(0.5, 1))))
+    largest = np.finfo(np.float64).max * rng.uniform(0.5, 1)
+    rescaled.append(("up to the float limit", weights / weights.max() * largest))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", em.UndefinedMetricWarning)
         reference = _flat(metric(y, second, sample_weight=weights))
@@ -413,7 +426,8 @@ def test_integer_scores_beyond_2_53_keep_their_order(seed):
     distinct = np.unique(scores)[::-1]
     assert len(table) == len(distinct)  # no false ties
     np.testing.assert_array_equal(table.true_positives, [np.sum((y == 1) & (scores >= t)) for t in distinct])
-    np.testing.assert_array_equal(table.thresholds, distinct.astype(np.float64))
+    np.testing.assert_array_equal(table.thresholds, distinct)  # the integers themselves
+    assert table.thresholds.dtype == scores.dtype
     curve = em.cost_curve(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
     assert len(curve.total_cost) == len(distinct) + 1  # +inf, then every distinct integer
     # Each row's cost from integer comparisons with its threshold, which float64 would blur.
@@ -423,7 +437,121 @@ def test_integer_scores_beyond_2_53_keep_their_order(seed):
     best = em.best_threshold(y, scores, false_positive_cost=1.0, false_negative_cost=3.0)
     assert best.cost == min(exact_costs)
     youden = em.youden_index(y, scores)
-    assert 0.0 <= youden.index <= 1.0 and youden.threshold in set(distinct.astype(np.float64)) | {np.inf}
+    assert 0.0 <= youden.index <= 1.0 and youden.threshold in set(distinct.tolist()) | {np.inf}
     difference = em.delong_test(y, scores, -scores).difference
     assert difference == pytest.approx(exact - (1.0 - exact), abs=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# every score keeps its order: generated scores that float64 would merge
+# ---------------------------------------------------------------------------
+
+EXTENDED = np.finfo(np.longdouble).nmant > 52  # x86: 64 bits of mantissa; elsewhere longdouble is float64
+SPELLINGS = ["int64", "uint64", "python", "python beyond floats", "mixed", "list"] + (["longdouble"] if EXTENDED
+                                                                                      else [])
+
+
+def _exact_value(value):
+    return int(value) if isinstance(value, (int, np.integer)) else Fraction(*value.as_integer_ratio())
+
+
+@st.composite
+def crowded_scores(draw):
+    """``(y, scores, exact)``: scores a few units apart where float64 would merge them, with ties, in
+    one of several spellings, and their exact values as Python numbers."""
+    n = draw(st.integers(4, 40))
+    steps = draw(st.lists(st.integers(0, 9), min_size=n, max_size=n))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    y[:4] = 0, 1, 0, 1  # DeLong's variance needs two of each class
+    spelling = draw(st.sampled_from(SPELLINGS))
+    if spelling == "longdouble":
+        unit = np.finfo(np.longdouble).eps * np.longdouble(2) ** draw(st.integers(-20, 20))
+        scores = np.longdouble(draw(st.sampled_from([1, -1]))) * (1 + np.array(steps, dtype=np.longdouble) * unit)
+        return y, scores, [_exact_value(v) for v in scores]
+    low, high = {"int64": (2**53, 2**63 - 10), "uint64": (2**63, 2**64 - 10), "python": (2**64, 2**200),
+                 "python beyond floats": (2**1030, 2**1100), "mixed": (2**53, 2**70),
+                 "list": (2**53, 2**80)}[spelling]
+    centre = draw(st.integers(low, high)) * (1 if spelling == "uint64" else draw(st.sampled_from([1, -1])))
+    if spelling == "int64" and centre < 0:
+        centre = max(centre, -(2**63))
+    values = [centre + step for step in steps]
+    if spelling == "mixed":  # some of them floats: Python compares int and float exactly
+        values = [float(v) if i % 3 == 0 else v for i, v in enumerate(values)]
+    if spelling in ("int64", "uint64"):
+        return y, np.array(values, dtype=spelling), values
+    if spelling == "list":
+        return y, values, values
+    scores = np.empty(n, dtype=object)
+    scores[:] = values
+    return y, scores, [_exact_value(v) for v in values]
+
+
+def _exact_ranks(exact):
+    distinct = sorted(set(exact))
+    position = {v: i for i, v in enumerate(distinct)}
+    return np.array([position[v] for v in exact], dtype=float), distinct
+
+
+RANKING = [m for m in SCORE_METRICS if m.ranking]
+
+
+@settings(max_examples=60, deadline=None)
+@given(problem=crowded_scores(), weighted=st.booleans())
+def test_every_ranking_metric_sees_the_exact_order(problem, weighted):
+    # A ranking metric depends on the scores only through their order: on scores float64
+    # would merge it must equal its value on the exact ranks (no false ties).
+    y, scores, exact = problem
+    ranks, _ = _exact_ranks(exact)
+    weights = np.arange(1, len(y) + 1) % 3 + 1.0 if weighted else None
+    for metric in RANKING:
+        options = dict(sample_weight=weights) if metric.weights and weighted else {}
+        assert_close(metric.call(y, scores, **options), metric.call(y, ranks, **options), tol=0), metric.name
+    np.testing.assert_array_equal(em.midranks(scores), em.midranks(ranks))
+    assert em.delong_test(y, scores, ranks).difference == 0.0
+    if isinstance(scores, np.ndarray) and scores.dtype == np.longdouble:
+        from sklearn.metrics import roc_auc_score  # which keeps the extended precision too
+
+        assert em.roc_auc(y, scores) == pytest.approx(roc_auc_score(y, scores), abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(problem=crowded_scores())
+def test_thresholds_are_the_scores_themselves_and_reproduce_their_counts(problem):
+    y, scores, exact = problem
+    _, distinct = _exact_ranks(exact)
+    table = em.threshold_table(y, scores)
+    assert [_exact_value(t) for t in table.thresholds.tolist()] == distinct[::-1] or \
+        [_exact_value(t) for t in table.thresholds] == distinct[::-1]
+    if isinstance(scores, np.ndarray) and scores.dtype != object:
+        assert table.thresholds.dtype == scores.dtype  # in the scores' own type
+    for row, threshold in enumerate(table.thresholds):
+        flagged = np.array([v >= _exact_value(threshold) for v in exact])
+        assert table.true_positives[row] == np.sum(flagged & (y == 1))
+        assert table.false_positives[row] == np.sum(flagged & (y == 0))
+        counts = em.counts_at_threshold(y, scores, threshold)
+        assert (counts.tp, counts.fp) == (table.true_positives[row], table.false_positives[row])
+    best = em.best_threshold(y, scores, false_positive_cost=1.0, false_negative_cost=2.0)
+    at_best = em.counts_at_threshold(y, scores, best.threshold)
+    assert (at_best.fp, at_best.fn) == (best.false_positives, best.false_negatives)
+    assert em.cost_at_threshold(y, scores, best.threshold, false_positive_cost=1.0,
+                                false_negative_cost=2.0) == best.cost
+    youden = em.youden_index(y, scores)
+    at_youden = em.counts_at_threshold(y, scores, youden.threshold)
+    assert at_youden.tp / at_youden.positives == youden.true_positive_rate
+    assert at_youden.fp / at_youden.negatives == youden.false_positive_rate
+    curve = em.roc_curve(y, scores)
+    assert curve.thresholds[0] == np.inf and list(curve.thresholds[1:]) == list(table.thresholds)
+
+
+@settings(max_examples=100, deadline=None)
+@given(problem=crowded_scores(), offset=st.integers(-2, 2), as_float=st.booleans())
+def test_a_threshold_between_crowded_scores_is_compared_exactly(problem, offset, as_float):
+    # Thresholds given as integers or floats next to the scores: the counts follow exact comparisons.
+    y, scores, exact = problem
+    threshold = exact[0] + offset if isinstance(exact[0], int) else exact[0]
+    if as_float:
+        threshold = float(threshold) if abs(threshold) < 2**1000 else threshold
+    flagged = np.array([v >= threshold for v in exact])
+    counts = em.counts_at_threshold(y, scores, threshold)
+    assert (counts.tp, counts.fp) == (np.sum(flagged & (y == 1)), np.sum(flagged & (y == 0)))
 

@@ -1,9 +1,12 @@
 """Tests of evalmetrics.models against scikit-learn."""
 
 import dataclasses
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from sklearn.naive_bayes import GaussianNB
@@ -226,3 +229,111 @@ def test_logistic_rejects_zero_iterations():
 def test_naive_bayes_rejects_negative_smoothing():
     with pytest.raises(ValueError, match="var_smoothing"):
         GaussianNaiveBayes(var_smoothing=-1e-9)
+
+
+# ---------------------------------------------------------------------------
+# column names of a table: remembered at fit, checked at predict (generated)
+# ---------------------------------------------------------------------------
+
+class Table:
+    """The part of a pandas DataFrame the models read: ``columns`` and the array
+    (pandas is no dependency of the package, nor of its tests)."""
+
+    def __init__(self, data, columns):
+        self.data, self.columns = np.asarray(data, dtype=float), list(columns)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    def __len__(self):
+        return len(self.data)
+
+
+MODELS = [LogisticRegression(), GaussianNaiveBayes()]
+names = st.lists(st.text(min_size=1, max_size=6), min_size=2, max_size=5, unique=True)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=["logistic", "bayes"])
+@settings(max_examples=25, deadline=None)
+@given(columns=names, seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_other_columns_than_at_fit_are_refused(model, columns, seed, data):
+    X, y = random_problem(seed % 1000, n=60, p=len(columns))
+    fitted = model.fit(Table(X, columns), y)
+    assert list(fitted.feature_names_in_) == columns
+    # The same columns in the same order: the array's predictions.
+    np.testing.assert_array_equal(fitted.predict_proba(Table(X, columns)), model.fit(X, y).predict_proba(X))
+    change = data.draw(st.sampled_from(["reordered", "renamed", "missing", "extra"]))
+    order = list(range(len(columns)))
+    if change == "reordered":
+        order = data.draw(st.permutations(order).filter(lambda o: o != sorted(o)))
+        other, values = [columns[i] for i in order], X[:, order]
+    elif change == "renamed":
+        at = data.draw(st.integers(0, len(columns) - 1))
+        new = data.draw(st.text(min_size=1, max_size=6).filter(lambda n: n not in columns))
+        other, values = columns[:at] + [new] + columns[at + 1:], X
+    elif change == "missing":
+        at = data.draw(st.integers(0, len(columns) - 1))
+        other, values = columns[:at] + columns[at + 1:], np.delete(X, at, axis=1)
+    else:
+        new = data.draw(st.text(min_size=1, max_size=6).filter(lambda n: n not in columns))
+        other, values = columns + [new], np.column_stack([X, X[:, 0]])
+    for method in (fitted.predict_proba, fitted.decision_function):
+        with pytest.raises(ValueError, match=r"^X has other feature names than the .* fitted on") as caught:
+            method(Table(values, other))
+        assert str(columns) in str(caught.value)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=["logistic", "bayes"])
+def test_names_that_appear_or_vanish_warn_as_in_scikit_learn(model):
+    X, y = random_problem(3, p=2)
+    with pytest.warns(UserWarning, match="X has no feature names, but this .* was fitted with"):
+        model.fit(Table(X, ["a", "b"]), y).predict_proba(X)
+    with pytest.warns(UserWarning, match="X has feature names, but this .* was fitted without them"):
+        model.fit(X, y).predict_proba(Table(X, ["a", "b"]))
+    # Names that are not all strings are no names, as in scikit-learn.
+    assert model.fit(Table(X, [0, 1]), y).feature_names_in_ is None
+
+
+# ---------------------------------------------------------------------------
+# features near the largest float (generated)
+# ---------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 999), column=st.integers(0, 2), power=st.integers(-8, 307),
+       mantissa=st.floats(1.0, 1.79))
+def test_logistic_regression_does_not_depend_on_the_unit_of_a_feature(seed, column, power, mantissa):
+    # The features are standardized inside the model, so rescaling one of them
+    # (up to values near the largest float) changes no probability.  (Not below
+    # 1e-8: a spread under about 1e-14 counts as a constant feature, as in
+    # scikit-learn's StandardScaler.)
+    X, y = random_problem(seed, n=80, p=3)
+    X = X / np.max(np.abs(X), axis=0)  # every feature in [-1, 1]
+    factor = mantissa * 10.0**power
+    scaled = X.copy()
+    scaled[:, column] *= factor
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow, no underflow warning
+        reference = LogisticRegression().fit(X, y)
+        model = LogisticRegression().fit(scaled, y)
+        probabilities = model.predict_proba(scaled)
+    np.testing.assert_allclose(probabilities, reference.predict_proba(X), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(model.weights, reference.weights, rtol=1e-9, atol=1e-12)
+    assert model.weights[column] != 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 999), power=st.one_of(st.integers(0, 140), st.integers(160, 307)))
+def test_naive_bayes_refuses_a_variance_beyond_the_largest_float(seed, power):
+    # Gaussian naive Bayes keeps variances in the features' units: up to 1e280 they are
+    # numbers, from 1e320 on beyond any float (the powers between are left out: there the
+    # answer depends on the rounding of the sum of squares).
+    X, y = random_problem(seed, n=80, p=3)
+    X = X / np.max(np.abs(X), axis=0)
+    X[:, 1] *= 10.0**power
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if power <= 140:
+            assert np.all(np.isfinite(GaussianNaiveBayes().fit(X, y).predict_proba(X)))
+        else:
+            with pytest.raises(ValueError, match="^X: the variance of feature 1 .* beyond the largest float"):
+                GaussianNaiveBayes().fit(X, y)

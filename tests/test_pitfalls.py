@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evalmetrics.curves import roc_auc
 from evalmetrics.handbook import pitfalls as P
 from evalmetrics.handbook.pitfalls._common import _binormal
 from evalmetrics.handbook.pitfalls.leakage import _selected_in_folds_auc
 from evalmetrics.handbook.pitfalls.regression import _trend_forecast
-from evalmetrics.curves import roc_auc
 from evalmetrics.worked_example import twelve_units
 from helpers import TOL
 

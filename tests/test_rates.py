@@ -77,7 +77,7 @@ def test_twelve_units_from_labels(at_half, func, kwargs, printed, fraction):
 @pytest.mark.parametrize("func, kwargs, printed, fraction", TWELVE_UNITS)
 def test_twelve_units_from_counts(func, kwargs, printed, fraction):
     for counts in (HALF, HALF.as_matrix()):
-        value = func(counts, **kwargs)
+        value = func(counts=counts, **kwargs)
         assert round(value, 4) == printed
         assert value == exactly(fraction)
 
@@ -85,8 +85,8 @@ def test_twelve_units_from_counts(func, kwargs, printed, fraction):
 def test_twelve_units_mcc(at_half):
     # Handbook: MCC = (3*5 - 3*1) / sqrt(6*4*8*6) = 12 / 33.9411 = 0.3536.
     assert round(math.sqrt(6 * 4 * 8 * 6), 4) == 33.9411
-    for value in (matthews_correlation(*at_half), matthews_correlation(HALF),
-                  matthews_correlation(HALF.as_matrix())):
+    for value in (matthews_correlation(*at_half), matthews_correlation(counts=HALF),
+                  matthews_correlation(counts=HALF.as_matrix())):
         assert round(value, 4) == 0.3536
         assert value == pytest.approx(12 / math.sqrt(6 * 4 * 8 * 6), abs=EXACT)
 
@@ -95,7 +95,7 @@ def test_twelve_units_kappa_parts():
     # Handbook: observed agreement 0.6667, chance agreement (4/12)(6/12) + (8/12)(6/12) = 0.5.
     chance = Fraction(4, 12) * Fraction(6, 12) + Fraction(8, 12) * Fraction(6, 12)
     assert chance == Fraction(1, 2)
-    assert cohen_kappa(HALF) == exactly((Fraction(8, 12) - chance) / (1 - chance))
+    assert cohen_kappa(counts=HALF) == exactly((Fraction(8, 12) - chance) / (1 - chance))
 
 
 def test_f2_and_f_half_bracket_f1(at_half):
@@ -107,20 +107,20 @@ def test_three_classes():
     # Handbook, "Three classes": accuracy 57/70, kappa 0.5604, MCC 1160/2065.33 = 0.5617,
     # quadratically weighted kappa 0.6145; macro recall = balanced accuracy 0.6400.
     parts = graded_parts()
-    for args in ((parts.y_true, parts.y_pred), (parts.matrix,)):
-        assert accuracy(*args) == exactly(Fraction(57, 70))
-        assert round(accuracy(*args), 4) == 0.8143
-        kappa = cohen_kappa(*args)
+    for args, counts in (((parts.y_true, parts.y_pred), {}), ((), {"counts": parts.matrix})):
+        assert accuracy(*args, **counts) == exactly(Fraction(57, 70))
+        assert round(accuracy(*args, **counts), 4) == 0.8143
+        kappa = cohen_kappa(*args, **counts)
         assert round(kappa, 4) == 0.5604
         expected_agreement = Fraction(2830, 4900)  # (2600 + 210 + 20) / 70^2
         assert round(float(expected_agreement), 4) == 0.5776
         assert kappa == exactly((Fraction(57, 70) - expected_agreement) / (1 - expected_agreement))
-        mcc = matthews_correlation(*args)
+        mcc = matthews_correlation(*args, **counts)
         assert round(math.sqrt((4900 - 2916) * (4900 - 2750)), 2) == 2065.33
         assert round(mcc, 4) == 0.5617
         assert mcc == pytest.approx(1160 / math.sqrt((4900 - 2916) * (4900 - 2750)), abs=EXACT)
-        assert round(cohen_kappa(*args, weights="quadratic"), 4) == 0.6145
-        assert balanced_accuracy(*args) == exactly(Fraction(16, 25))  # (0.92 + 0.6 + 0.4) / 3
+        assert round(cohen_kappa(*args, **counts, weights="quadratic"), 4) == 0.6145
+        assert balanced_accuracy(*args, **counts) == exactly(Fraction(16, 25))  # (0.92 + 0.6 + 0.4) / 3
 
 
 def test_grader_that_calls_every_part_good():
@@ -159,35 +159,35 @@ def test_precision_by_bayes_rule():
     pi, n = 0.01, 1.0
     counts = BinaryCounts(tp=phi_1 * pi * n, fp=(1 - phi_1) * (1 - pi) * n,
                           fn=(1 - phi_1) * pi * n, tn=phi_1 * (1 - pi) * n)
-    assert precision(counts) == pytest.approx(values[2], abs=1e-15)
+    assert precision(counts=counts) == pytest.approx(values[2], abs=1e-15)
 
 
 def test_harmonic_mean_pull():
     # Handbook, "F1 and F-beta": precision 1 and recall 0.01 give an arithmetic mean
     # of 0.505 but an F1 of 0.0198 (= 2 / 101).
     counts = BinaryCounts(tp=1, fp=0, fn=99, tn=900)
-    assert precision(counts) == 1.0 and recall(counts) == 0.01
-    assert (precision(counts) + recall(counts)) / 2 == pytest.approx(0.505, abs=EXACT)
-    assert round(f1(counts), 4) == 0.0198
-    assert f1(counts) == exactly(Fraction(2, 101))
+    assert precision(counts=counts) == 1.0 and recall(counts=counts) == 0.01
+    assert (precision(counts=counts) + recall(counts=counts)) / 2 == pytest.approx(0.505, abs=EXACT)
+    assert round(f1(counts=counts), 4) == 0.0198
+    assert f1(counts=counts) == exactly(Fraction(2, 101))
 
 
 def test_counts_of_arrays_give_arrays():
     # one_vs_rest of the graded parts: precisions 46/52, 9/14, 2/4 (handbook, three classes).
-    per_class = precision(one_vs_rest(graded_parts().matrix))
+    per_class = precision(counts=one_vs_rest(graded_parts().matrix))
     np.testing.assert_allclose(per_class, [46 / 52, 9 / 14, 2 / 4], rtol=0, atol=EXACT)
 
 
 def test_zero_division_rules():
     nothing_flagged = BinaryCounts(tp=0, fp=0, fn=2, tn=3)
     with pytest.warns(UndefinedMetricWarning, match="precision"):
-        assert precision(nothing_flagged) == 0.0
-    assert precision(nothing_flagged, zero_division=1) == 1.0
-    assert np.isnan(precision(nothing_flagged, zero_division=np.nan))
+        assert precision(counts=nothing_flagged) == 0.0
+    assert precision(counts=nothing_flagged, zero_division=1) == 1.0
+    assert np.isnan(precision(counts=nothing_flagged, zero_division=np.nan))
     # F is defined (0) whenever something is positive or flagged, as in scikit-learn.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert f1(nothing_flagged, zero_division=1) == 0.0
+        assert f1(counts=nothing_flagged, zero_division=1) == 0.0
     # A constant prediction: the MCC is defined as 0, without a warning.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -363,7 +363,7 @@ def test_accuracy_is_prevalence_weighted_rates(pair):
 def test_precision_at_prevalence_matches_expected_counts(tpr, fpr, prevalence):
     counts = BinaryCounts(tp=tpr * prevalence, fp=fpr * (1 - prevalence),
                           fn=(1 - tpr) * prevalence, tn=(1 - fpr) * (1 - prevalence))
-    assert precision_at_prevalence(tpr, fpr, prevalence) == pytest.approx(precision(counts), abs=1e-12)
+    assert precision_at_prevalence(tpr, fpr, prevalence) == pytest.approx(precision(counts=counts), abs=1e-12)
 
 
 # ---------------------------------------------------------------------------
@@ -402,12 +402,12 @@ def test_pos_label_absent():
 
 def test_bad_zero_division():
     with pytest.raises(ValueError, match="zero_division"):
-        precision(HALF, zero_division=0.5)
+        precision(counts=HALF, zero_division=0.5)
 
 
 def test_bad_kappa_weights():
     with pytest.raises(ValueError, match="weights must be"):
-        cohen_kappa(HALF, weights="cubic")
+        cohen_kappa(counts=HALF, weights="cubic")
 
 
 def test_negative_sample_weight():
@@ -417,12 +417,12 @@ def test_negative_sample_weight():
 
 def test_non_square_matrix():
     with pytest.raises(ValueError, match="square K x K"):
-        cohen_kappa(np.ones((2, 3)))
+        cohen_kappa(counts=np.ones((2, 3)))
 
 
 def test_multiclass_matrix_for_binary_rate():
     with pytest.raises(ValueError, match="needs two classes"):
-        precision(graded_parts().matrix)
+        precision(counts=graded_parts().matrix)
 
 
 def test_missing_y_pred():
@@ -431,28 +431,33 @@ def test_missing_y_pred():
 
 
 def test_options_with_counts():
-    with pytest.raises(TypeError, match="counts or a confusion matrix"):
-        precision(HALF, pos_label=1)
+    with pytest.raises(TypeError, match="pos_label applies to label arrays"):
+        precision(counts=HALF, pos_label=1)
 
 
 def test_counts_next_to_labels():
-    with pytest.raises(TypeError, match="BinaryCounts alone"):
+    with pytest.raises(TypeError, match="either label arrays or counts"):
+        recall([0, 1], [0, 1], counts=HALF)
+
+
+def test_counts_in_place_of_labels():
+    with pytest.raises(TypeError, match="y_true must hold labels, got a BinaryCounts"):
         recall(HALF, [0, 1])
 
 
 def test_negative_counts():
     with pytest.raises(ValueError, match="non-negative"):
-        recall(BinaryCounts(tp=-1, fp=0, fn=1, tn=1))
+        recall(counts=BinaryCounts(tp=-1, fp=0, fn=1, tn=1))
 
 
 def test_missing_beta():
     with pytest.raises(TypeError, match="beta"):
-        f_beta(HALF)  # keyword-only and required, as in scikit-learn
+        f_beta(counts=HALF)  # keyword-only and required, as in scikit-learn
 
 
 def test_negative_beta():
     with pytest.raises(ValueError, match="beta must be"):
-        f_beta(HALF, beta=-1)
+        f_beta(counts=HALF, beta=-1)
 
 
 def test_prevalence_out_of_range():

@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_cli
-from evalmetrics.report import ReportError
-from evalmetrics.report import output
+from evalmetrics.report import ReportError, output
 from evalmetrics.report.output import MARKER, check_target, publish
+from helpers import run_cli
 
 
 @pytest.fixture

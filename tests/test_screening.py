@@ -16,8 +16,8 @@ from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 from sklearn.model_selection import StratifiedKFold
 
-from evalmetrics.handbook import screening
 from evalmetrics.datasets import breast_cancer
+from evalmetrics.handbook import screening
 from evalmetrics.handbook.screening import run_screening
 from helpers import assert_readable
 

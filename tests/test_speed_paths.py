@@ -14,16 +14,17 @@ import warnings
 import numpy as np
 import pytest
 from scipy import stats
-from sklearn.metrics import brier_score_loss, confusion_matrix as sk_confusion_matrix
-from sklearn.metrics import roc_auc_score, roc_curve as sk_roc_curve
+from sklearn.metrics import brier_score_loss, roc_auc_score
+from sklearn.metrics import confusion_matrix as sk_confusion_matrix
+from sklearn.metrics import roc_curve as sk_roc_curve
 from sklearn.model_selection import GroupKFold, StratifiedKFold
 
 import evalmetrics as em
 from evalmetrics import arrays, counts, cross_validation, intervals
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
-from helpers import spy_on_engine
 from evalmetrics._kernels import sorting
 from evalmetrics.arrays import UndefinedMetricWarning
+from helpers import spy_on_engine
 
 
 def no_fast_masks(monkeypatch):
@@ -91,7 +92,8 @@ def test_probabilities_check_keeps_its_messages():
         arrays.probabilities([0.2, np.nan])
     with pytest.raises(ValueError, match=re.escape("y_prob contains 1 NaN or infinite value(s)")):
         arrays.probabilities([0.2, np.inf])
-    with pytest.raises(ValueError, match=re.escape("must be probabilities in [0, 1], got values from -0.1 to 0.5")):
+    with pytest.raises(ValueError, match=re.escape("must be probabilities in [0, 1]: 1 value(s) lie outside, "
+                                                   "the first -0.1 (row 0)")):
         arrays.probabilities([-0.1, 0.5])
     assert np.isnan(arrays.probabilities([0.2, np.nan], finite=False)[1])
 

@@ -16,8 +16,8 @@ from sklearn import metrics as skm
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 
-from evalmetrics.handbook import studies
 from evalmetrics.datasets import gaussian_classes
+from evalmetrics.handbook import studies
 
 matplotlib.use("Agg")
 

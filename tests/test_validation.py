@@ -12,8 +12,11 @@ before: the last tests check that the accepted spellings of one input
 
 from __future__ import annotations
 
+import inspect
 import math
+import pickle
 import re
+import warnings
 from fractions import Fraction
 from functools import partial
 
@@ -21,20 +24,23 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+
+import evalmetrics as em
+from evalmetrics import arrays, handbook
+from evalmetrics.handbook import pitfalls
+from evalmetrics.handbook.comparisons.running import compare_all
 from test_common import (
     ALL_METRICS,
     LABEL_METRICS,
     PREDICTIONS,
     SCORE_METRICS,
     SCORES,
-    Y,
     Metric,
+    Y,
     assert_same,
     having,
+    variant_of,
 )
-
-import evalmetrics as em
-from evalmetrics import arrays, handbook
 
 generated = settings(max_examples=15, deadline=None)
 
@@ -47,7 +53,7 @@ def _binned(y_true, y_prob, **options):
     return d.reliability, d.resolution, d.uncertainty, d.brier_score
 
 
-UNREGISTERED = [Metric("binned_brier_decomposition", _binned, weights=False, probabilities=True)]
+UNREGISTERED = [Metric("binned_brier_decomposition", _binned, probabilities=True)]
 ATTACKED = ALL_METRICS + UNREGISTERED
 POS_LABEL_METRICS = having(ATTACKED, "pos_label")
 
@@ -219,8 +225,11 @@ def test_string_labels_against_number_labels_are_refused(metric, words, swap):
 # more than two classes where two are needed
 # ---------------------------------------------------------------------------
 
+ROWS = len(Y)
+
+
 @st.composite
-def three_classes(draw, n=len(Y)):
+def three_classes(draw, n=ROWS):
     labels = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
     labels[:3] = 0, 1, 2
     return labels[np.argsort(draw(st.permutations(range(n))))]
@@ -264,12 +273,90 @@ def test_metrics_of_several_classes_still_take_three(metric, y_true, y_pred):
 
 
 # ---------------------------------------------------------------------------
+# counts never stand in for labels: they go in the keyword counts=
+# ---------------------------------------------------------------------------
+
+def _takes_counts(module):
+    return [(name, getattr(module, name)) for name in module.__all__
+            if callable(getattr(module, name)) and "counts" in inspect.signature(getattr(module, name)).parameters]
+
+
+# Every public function of labels that also reads counts, found by its signature, so a new one joins.
+COUNTS_FUNCTIONS = _takes_counts(em.rates) + _takes_counts(em.averaging)
+BINARY_COUNTS_FUNCTIONS = [(name, f) for name, f in COUNTS_FUNCTIONS if "pos_label" in inspect.signature(f).parameters]
+REQUIRED = {"f_beta": {"beta": 2.0}}
+
+
+def test_the_functions_that_read_counts_are_found():
+    names = {name for name, _ in COUNTS_FUNCTIONS}
+    assert {"precision", "recall", "accuracy", "cohen_kappa", "averaged_scores", "per_class_scores"} <= names
+    assert len(BINARY_COUNTS_FUNCTIONS) == 7
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@generated
+@given(values=st.integers(1, 6).flatmap(lambda k: st.tuples(st.integers(1, 12), st.just(k))).flatmap(
+    lambda shape: st.lists(st.integers(0, 3), min_size=shape[0] * shape[1], max_size=shape[0] * shape[1]).map(
+        lambda v: np.array(v).reshape(shape))),
+       as_list=st.booleans())
+def test_labels_without_predictions_are_refused_naming_y_pred(name, function, values, as_list):
+    # A 2-D array (a square one looks like a confusion matrix) or a 1-D array of labels, alone.
+    for alone in (values, values[:, 0], values.ravel()):
+        with pytest.raises(TypeError, match=r"^y_pred is required") as caught:
+            function(alone.tolist() if as_list else alone, **REQUIRED.get(name, {}))
+        assert "counts=" in str(caught.value)
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@generated
+@given(counts=st.tuples(*[st.integers(0, 20)] * 4).map(lambda c: em.BinaryCounts(*c)), where=st.booleans())
+def test_counts_in_place_of_labels_are_refused(name, function, counts, where):
+    args = (counts, PREDICTIONS) if where else (Y, counts)
+    with pytest.raises(TypeError, match=rf"^{'y_true' if where else 'y_pred'} must hold labels.*counts="):
+        function(*args, **REQUIRED.get(name, {}))
+    with pytest.raises(TypeError, match="either label arrays or counts"):
+        function(Y, PREDICTIONS, counts=counts, **REQUIRED.get(name, {}))
+
+
+@st.composite
+def label_pairs_of(draw, n_classes):
+    n = draw(st.integers(n_classes, 40))
+    y_true = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    y_pred = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    y_true[:n_classes] = np.arange(n_classes)  # every class present, so the matrix is K x K
+    return y_true, y_pred
+
+
+@pytest.mark.parametrize("name, function", COUNTS_FUNCTIONS, ids=[n for n, _ in COUNTS_FUNCTIONS])
+@pytest.mark.filterwarnings("ignore::evalmetrics.arrays.UndefinedMetricWarning")
+@generated
+@given(data=st.data())
+def test_counts_give_what_the_labels_give(name, function, data):
+    binary = (name, function) in BINARY_COUNTS_FUNCTIONS
+    y_true, y_pred = data.draw(label_pairs_of(2 if binary else data.draw(st.integers(2, 5))))
+    options = dict(REQUIRED.get(name, {}), zero_division=0) if "zero_division" in inspect.signature(
+        function).parameters else REQUIRED.get(name, {})
+    def numbers(result):  # per_class_scores: its scores, not its label names
+        if isinstance(result, em.ClassScores):
+            return result.precision, result.recall, result.f_score, result.support
+        return result
+
+    expected = numbers(function(y_true, y_pred, **options))
+    matrix = em.confusion_matrix(y_true, y_pred, labels=np.arange(len(np.unique(y_true))))
+    assert_same(numbers(function(counts=matrix, **options)), expected, tol=0)
+    assert_same(numbers(function(counts=matrix.tolist(), **options)), expected, tol=0)
+    if binary:
+        assert_same(numbers(function(counts=em.binary_counts(y_true, y_pred), **options)), expected, tol=0)
+
+
+# ---------------------------------------------------------------------------
 # accepted spellings give the same numbers
 # ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("metric", ALL_METRICS, ids=str)
 @generated
-@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 2 <= sum(v) <= 6),  # DeLong needs two of each
+# DeLong needs two of each class.
+@given(y_true=st.lists(st.integers(0, 1), min_size=8, max_size=8).filter(lambda v: 2 <= sum(v) <= 6),
        spelling=st.sampled_from(["object", "float", "list of floats"]))
 def test_labels_spelled_as_objects_or_whole_floats_give_the_same_values(metric, y_true, spelling):
     y_true = np.array(y_true)
@@ -378,21 +465,59 @@ def test_a_billion_bins_is_a_value_error_not_a_memory_error():
         em.expected_calibration_error(Y, SCORES, n_bins=10**9)
 
 
+def _seeded_platt(seed):
+    X = np.column_stack([SCORES, SCORES[::-1]])
+    return em.PlattCalibrated(em.LogisticRegression(), n_folds=2, seed=seed).fit(X, Y).predict_proba(X)
+
+
+# Every public function with a seed, of the library and of the companion (the report's are the
+# report's own): test_every_function_with_a_seed_is_here keeps the list complete.
 SEEDED = [
     ("bootstrap_interval", lambda seed: em.bootstrap_interval(em.roc_auc, Y, SCORES, n_resamples=20, seed=seed)),
+    ("bootstrap_difference", lambda seed: em.bootstrap_difference(em.roc_auc, Y, SCORES, SCORES[::-1],
+                                                                  n_resamples=20, seed=seed)),
+    ("k_fold", lambda seed: em.k_fold(10, n_splits=2, shuffle=True, seed=seed)),
     ("stratified_k_fold", lambda seed: em.stratified_k_fold(Y, n_splits=2, shuffle=True, seed=seed)),
+    ("PlattCalibrated", _seeded_platt),
     ("binormal_scores", lambda seed: em.binormal_scores(3, 3, seed=seed)),
+    ("gaussian_classes", lambda seed: em.gaussian_classes((20, 10), seed=seed)),
+    ("clustered_answers", lambda seed: em.clustered_answers(5, 4, seed=seed)),
+    ("demand_series", lambda seed: em.demand_series(60, seed=seed)),
     ("imbalance_study", lambda seed: handbook.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
-    ("accuracy_under_imbalance", lambda seed: handbook.accuracy_under_imbalance(seed=seed)),
-    ("wrong_resampling_unit", lambda seed: handbook.wrong_resampling_unit(n_resamples=20, n_fresh=3, seed=seed)),
-]
+    ("ab_comparison", lambda seed: handbook.ab_comparison(seed=seed)),
+    ("three_class_run", lambda seed: handbook.three_class_run(seed=seed)),
+    ("run_screening", lambda seed: handbook.run_screening(seed=seed)),
+    ("compare_all", lambda seed: compare_all(seed=seed, functions={"roc_auc"})),
+] + [(name, (lambda f: lambda seed: f(seed=seed))(getattr(pitfalls, name))) for name in (
+    "accuracy_under_imbalance", "rare_class_hidden", "fold_rmse", "paired_versus_separate", "too_few_examples",
+    "wrong_resampling_unit", "group_leak", "selection_leak", "temporal_leak", "trapezoid_on_fine_curve",
+    "mape_near_zero", "misread_r_squared", "calibration_on_training", "threshold_on_test_set",
+    "uncalibrated_threshold")]
+
+
+def test_every_function_with_a_seed_is_here():
+    import importlib
+    import pkgutil
+
+    found = set()
+    for info in pkgutil.walk_packages(em.__path__, "evalmetrics."):
+        if "._" in info.name or ".report" in info.name or info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if isinstance(obj, type) and not hasattr(obj, "fit"):
+                continue  # a result, an exception: no randomness of its own
+            if callable(obj) and "seed" in inspect.signature(obj).parameters:
+                found.add(name)
+    assert found == {name for name, _ in SEEDED}
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
 @generated
 @given(seed=st.integers(max_value=-1))
 def test_negative_seeds_are_refused_everywhere_alike(where, call, seed):
-    with pytest.raises(ValueError, match=r"^seed must be a non-negative integer or None"):
+    with pytest.raises(ValueError, match=r"^seed must be a non-negative integer, a numpy.random.Generator or None"):
         call(seed)
 
 
@@ -406,9 +531,10 @@ def test_the_splitters_refuse_seeds_their_generator_cannot_take(seed):
 
 
 @pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
-@pytest.mark.parametrize("seed", [True, 1.0, "0", np.float64(2)], ids=repr)
+@pytest.mark.parametrize("seed", [True, 1.0, "0", np.float64(2), np.random.RandomState(0)],
+                         ids=["True", "1.0", "text", "float64", "RandomState"])
 def test_seeds_that_are_not_integers_are_refused_everywhere_alike(where, call, seed):
-    with pytest.raises(TypeError, match=r"^seed must be an integer or None"):
+    with pytest.raises(TypeError, match=r"^seed must be an integer, a numpy.random.Generator or None"):
         call(seed)
 
 
@@ -416,6 +542,22 @@ def test_seeds_that_are_not_integers_are_refused_everywhere_alike(where, call, s
 def test_a_seed_of_none_is_accepted_everywhere_alike(where, call):
     call(None)
     call(np.int64(7))
+
+
+def _same(a, b):
+    return pickle.dumps(a) == pickle.dumps(b)
+
+
+@pytest.mark.parametrize(("where", "call"), SEEDED, ids=[n for n, _ in SEEDED])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**64))
+def test_a_generator_is_a_seed_everywhere_as_in_scipy(where, call, seed):
+    # SciPy's rule for rng: a Generator is drawn from as it is, so two generators
+    # seeded alike give the same result, and the generator's state moves on.
+    generator = np.random.default_rng(seed)
+    first = call(generator)
+    assert _same(first, call(np.random.default_rng(seed)))
+    assert not _same(generator.bit_generator.state, np.random.default_rng(seed).bit_generator.state)
 
 
 @generated
@@ -449,15 +591,60 @@ def test_integers_beyond_the_largest_float_are_a_value_error(value):
 
 
 @pytest.mark.parametrize("metric", ATTACKED, ids=str)
-def test_integers_beyond_64_bits_are_refused_in_labels_and_scores(metric):
-    huge = np.array(Y.tolist(), dtype=object)
-    huge[3] = 10**400
-    refused(metric, TypeError, "y_true", huge, second_of(metric))
+@generated
+@given(huge=st.integers(2**1030, 2**1400), where=st.integers(0, len(Y) - 1))
+def test_integers_beyond_the_largest_float_are_labels_refused_scores_ranked(metric, huge, where):
+    labels = np.array(Y.tolist(), dtype=object)
+    labels[where] = huge
+    refused(metric, TypeError, "y_true", labels, second_of(metric))
     if metric in LABEL_METRICS:
-        refused(metric, TypeError, "y_pred", Y, huge)
-    else:
-        scores = np.array([10**400 if i == 3 else v for i, v in enumerate(SCORES.tolist())], dtype=object)
+        refused(metric, TypeError, "y_pred", Y, labels)
+        return
+    scores = np.array([huge if i == where else v for i, v in enumerate(SCORES.tolist())], dtype=object)
+    if metric.probabilities:  # a probability needs its value, and this one is no probability
         refused(metric, ValueError, second_name(metric), Y, scores)
+    else:  # a score is compared, never rounded: as any score above all others
+        above = SCORES.copy()
+        above[where] = 1e300
+        assert_same(metric.call(Y, scores), metric.call(Y, above), tol=0)
+
+
+@generated
+@given(bad=st.one_of(st.just(math.nan), st.just(np.float32("nan")), st.booleans(), st.text(max_size=3),
+                     st.lists(st.floats(0, 1), min_size=1, max_size=3), st.none()))
+def test_a_threshold_must_be_one_real_number(bad):
+    for call in (lambda t: em.counts_at_threshold(Y, SCORES, t),
+                 lambda t: em.cost_at_threshold(Y, SCORES, t, false_positive_cost=1, false_negative_cost=1)):
+        with pytest.raises((TypeError, ValueError), match="^threshold must be"):
+            call(bad)
+
+
+@pytest.mark.parametrize("metric", ATTACKED, ids=str)
+@generated
+@given(pair=st.lists(st.integers(2**63, 2**64 - 1), min_size=2, max_size=2, unique=True).map(sorted),
+       as_list=st.booleans())
+def test_unsigned_labels_beyond_int64_are_labels_like_any_other(metric, pair, as_list):
+    # uint64 labels from 2**63 on: the same numbers as the labels 0 and 1 they sort like.
+    low, high = (np.uint64(v) for v in pair)
+    spell = (lambda a: a.tolist()) if as_list else (lambda a: a)
+    y_true = np.where(Y == 1, high, low)
+    second = np.where(PREDICTIONS == 1, high, low) if metric in LABEL_METRICS else SCORES
+    options = {"pos_label": int(high)} if metric.pos_label else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        assert_same(metric.call(spell(y_true), spell(second), **options), metric.call(Y, second_of(metric)), tol=0)
+
+
+@pytest.mark.parametrize("metric", having(ATTACKED, "probabilities"), ids=str)
+@generated
+@given(ulps=st.integers(1, 4), below=st.booleans(), row=st.integers(0, len(Y) - 1))
+def test_a_probability_just_outside_the_unit_interval_is_named_exactly(metric, ulps, below, row):
+    # 1 + 2**-52 is not 1: the message gives the value to its last digit, and the interval.
+    value = 1.0 + ulps * 2.0**-52 if not below else -ulps * 5e-324
+    probabilities = SCORES.copy()
+    probabilities[row] = value
+    message = refused(metric, ValueError, second_name(metric), Y, probabilities)
+    assert "[0, 1]" in message and repr(value) in message and float(repr(value)) == value
 
 
 @pytest.mark.parametrize("threshold", [math.inf, -math.inf])
@@ -498,6 +685,55 @@ def test_equal_costs_give_one_half_at_any_size(cost):
     assert em.iso_cost_slope(0.5, false_positive_cost=cost, false_negative_cost=cost) == 1.0
 
 
+def _exact_costs(y, scores, fp_cost, fn_cost):
+    """Every threshold's total cost as an exact fraction, +inf (nothing flagged) first."""
+    totals = []
+    for threshold in [math.inf] + sorted(set(scores.tolist()), reverse=True):
+        flagged = scores >= threshold
+        totals.append(Fraction(fp_cost) * int(np.sum(flagged & (y == 0)))
+                      + Fraction(fn_cost) * int(np.sum(~flagged & (y == 1))))
+    return totals
+
+
+@generated
+@given(fp_cost=costs, fn_cost=costs, seed=st.integers(0, 2**32 - 1))
+def test_best_threshold_is_right_or_refused_for_any_finite_costs(fp_cost, fn_cost, seed):
+    # The cheapest threshold by exact arithmetic, or a ValueError naming the costs when
+    # its total cost is beyond the largest float; never an infinite threshold by overflow.
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, 12)
+    y[:2] = 0, 1
+    scores = np.round(rng.random(12), 1)
+    exact = _exact_costs(y, scores, fp_cost, fn_cost)
+    cheapest = min(exact)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow warning either
+        if cheapest > Fraction(np.finfo(float).max):
+            with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+                em.best_threshold(y, scores, false_positive_cost=fp_cost, false_negative_cost=fn_cost)
+            return
+        best = em.best_threshold(y, scores, false_positive_cost=fp_cost, false_negative_cost=fn_cost)
+    counts = em.counts_at_threshold(y, scores, best.threshold)
+    assert (counts.fp, counts.fn) == (best.false_positives, best.false_negatives)
+    # The chosen row costs the least, up to the rounding of one product sum.
+    chosen = Fraction(fp_cost) * best.false_positives + Fraction(fn_cost) * best.false_negatives
+    assert chosen - cheapest <= 4 * Fraction(math.ulp(float(cheapest)))
+    assert best.cost == pytest.approx(float(chosen), rel=1e-15)
+
+
+@generated
+@given(cost=st.floats(1e308, 1.7e308), seed=st.integers(0, 2**32 - 1))
+def test_cost_curve_and_cost_at_threshold_refuse_totals_beyond_the_largest_float(cost, seed):
+    rng = np.random.default_rng(seed)
+    y = np.r_[0, 1, 1, 1, rng.integers(0, 2, 20)]
+    scores = np.r_[0.9, 0.1, 0.1, 0.1, rng.random(20)]
+    options = dict(false_positive_cost=cost, false_negative_cost=cost)
+    with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+        em.cost_curve(y, scores, **options)
+    with pytest.raises(ValueError, match="^false_positive_cost=.*beyond the largest float"):
+        em.cost_at_threshold(y, scores, 0.95, **options)  # every positive missed: 3 or more
+
+
 # ---------------------------------------------------------------------------
 # the helpers themselves
 # ---------------------------------------------------------------------------
@@ -513,7 +749,7 @@ def test_ragged_nested_lists_are_refused_naming_the_argument(values):
 
 
 def test_labels_given_to_confusion_matrix_must_be_of_the_kind_of_y_true():
-    with pytest.raises(TypeError, match="y_true holds numbers and labels holds strings"):
+    with pytest.raises(TypeError, match="y_true and y_pred hold numbers and labels holds strings"):
         em.confusion_matrix(Y, PREDICTIONS, labels=["0", "1"])
 
 
@@ -677,7 +913,7 @@ def test_every_public_function_of_arrays_is_attacked():
                   "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
-    attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
+    attacked = ({variant_of(m.name) for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
                 | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
                    em.intervals, em.recalibration, em.rates, em.curves, em.calibration):
@@ -686,3 +922,31 @@ def test_every_public_function_of_arrays_is_attacked():
             if callable(obj) and not isinstance(obj, type) and name not in not_arrays | {
                     "precision_at_prevalence"}:
                 assert name in attacked, f"{module.__name__}.{name} is attacked by no test"
+
+
+def _codes(*label_arrays):
+    """The labels as 0, 1, ... in their exact order (Python integers compare exactly)."""
+    distinct = sorted({int(v) for a in label_arrays for v in a.tolist()})
+    return [np.array([distinct.index(int(v)) for v in a.tolist()]) for a in label_arrays]
+
+
+@pytest.mark.parametrize(("where", "call"), [(m.name, m.call) for m in MULTICLASS_LABEL_METRICS] + LABEL_PAIRS,
+                         ids=[m.name for m in MULTICLASS_LABEL_METRICS] + [n for n, _ in LABEL_PAIRS])
+@generated
+@given(unsigned=st.lists(st.integers(2**63 - 3, 2**63 + 3), min_size=len(Y), max_size=len(Y)),
+       signed=st.lists(st.integers(-3, 2**63 - 1).map(lambda v: v if v < 3 else 2**63 - 1 - v % 4),
+                       min_size=len(Y), max_size=len(Y)))
+def test_unsigned_and_signed_labels_compare_exactly_or_are_refused(where, call, unsigned, signed):
+    # NumPy compares uint64 with int64 in float64, where 2**63 - 1 equals 2**63.
+    y_true = np.array(unsigned, dtype=np.uint64)
+    y_pred = np.array(signed, dtype=np.int64)
+    if min(signed) < 0 and max(unsigned) >= 2**63:
+        with pytest.raises(ValueError, match="^y_true and y_pred hold integers from .* no 64-bit integer type"):
+            call(y_true, y_pred)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", em.UndefinedMetricWarning)
+        result, expected = call(y_true, y_pred), call(*_codes(y_true, y_pred))
+    if isinstance(result, em.ClassScores):
+        result, expected = ((r.precision, r.recall, r.f_score, r.support) for r in (result, expected))
+    assert_same(result, expected, tol=0)

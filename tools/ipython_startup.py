@@ -19,7 +19,8 @@ import os as _os
 _os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
 del _os
 try:
-    get_ipython().run_line_magic("config", "InlineBackend.figure_formats = ['png', 'pdf']")
+    get_ipython().run_line_magic(  # noqa: F821 - a builtin of the IPython kernel that runs this file
+        "config", "InlineBackend.figure_formats = ['png', 'pdf']")
 except Exception:  # not an IPython kernel with the inline backend: nothing to set
     pass
 

@@ -96,9 +96,9 @@ def _name(requirement: str) -> str:
 def wheel_constraints(root: Path, extras: tuple[str, ...] = ("ml", "plot")) -> str:
     """The lines of ``constraints.txt`` (the lock) for what ``evalmetrics[ml,plot]``
     installs: the package's dependencies and theirs, as this environment has them."""
-    import tomllib
     from importlib import metadata
 
+    import tomllib
     from packaging.requirements import Requirement
 
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]

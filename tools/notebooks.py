@@ -25,8 +25,8 @@ Every notebook opens with a header (the chapter's number and title, the book's
 version, the website page) and a cell that installs the package's wheel where it
 is missing.  The hidden cells that check the text's numbers move to one folded
 "checks" cell at the end, each unless a cell that stays needs it in place
-(:func:`gather_checks`; the book's pages are written so that none does).  A reference to another page links to that page's
-notebook, a sibling file.  The book's LaTeX macros are written out, since
+(:func:`gather_checks`; the book's pages are written so that none does).  A reference to another
+page links to that page's notebook, a sibling file.  The book's LaTeX macros are written out, since
 KaTeX front ends keep no ``\\newcommand`` between cells.
 
 The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
@@ -1136,7 +1136,6 @@ def _convert_cells(cells: list, page: _Page) -> list:
         elif cell.cell_type == "raw":
             continue
         out.append(cell)
-    book = page.book
     if needs_glue:
         setup = nbformat.v4.new_code_cell(GLUE_STAND_IN)
         setup.metadata["jupyter"] = {"source_hidden": True}

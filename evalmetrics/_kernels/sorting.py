@@ -9,17 +9,21 @@ Contracts (clean input: 1-D float64 scores, finite; a bool mask of positives):
 * :func:`by_sign` -- a kernel run on each sign apart and combined (the 64-bit case).
 * :func:`score_table` -- distinct scores (decreasing) with cumulative TP and FP, int64.
 * :func:`weighted_score_table` -- the same with weights: float64 sums, zero weights dropped.
-* :func:`integer_ranks` -- exact float64 ranks in place of integer scores beyond 2**53
-  (which float64 would round into false ties), and the distinct integers.
+* :func:`integer_ranks` -- exact float64 ranks in place of scores float64 would round
+  into false ties (integers beyond 2**53, extended precision), and the distinct scores.
+* :func:`at_least` -- the mask ``values >= threshold``, exact for any real threshold.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import sys
+from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["by_sign", "integer_ranks", "labels_of", "order_keys", "score_table", "sorted_keys",
+__all__ = ["at_least", "by_sign", "integer_ranks", "labels_of", "order_keys", "score_table", "sorted_keys",
            "weighted_score_table"]
 
 
@@ -249,17 +253,24 @@ def weighted_score_table(values, is_positive, weights):
 
 # float64 holds every integer up to 2**53 exactly; beyond, distinct integers can round to
 # one float (2**53 and 2**53 + 1) and tie falsely, so those scores are replaced by ranks.
+# The same holds for Python integers beyond 64 bits (an object array) and for extended
+# precision (np.longdouble, 64 bits of mantissa on x86), which float64 rounds.
 _EXACT_INTEGERS = 2**53
 
 
 def integer_ranks(scores):
-    """``(scores, None)``, or for integer scores beyond +-2**53 ``(ranks, distinct)``.
+    """``(scores, None)``, or for scores float64 would merge ``(ranks, distinct)``.
 
-    The ranks (float64, 0 for the smallest distinct score) are exact and
-    order the rows as the integers do, ties included; ``distinct`` holds
-    the sorted distinct integers, so ``distinct[rank]`` is a row's score.
-    Anything else (floats, small integers, arrays that validation will
-    refuse) comes back as it is, as an array when it converts to one.
+    Scores float64 would merge are integers beyond +-2**53 (int64, uint64,
+    or Python integers in an object array, with floats among them or not)
+    and extended precision (``np.longdouble`` wider than float64).  The
+    ranks (float64, 0 for the smallest distinct score) are exact and order
+    the rows as the scores do, ties included; ``distinct`` holds the sorted
+    distinct scores in their own type (the array's dtype, or Python numbers
+    in an object array), so ``distinct[rank]`` is a row's score.  Anything
+    else (float64, small integers, arrays that validation will refuse, NaN
+    and infinities included) comes back as it is, as an array when it
+    converts to one.
     """
     if isinstance(scores, np.ma.MaskedArray) or not isinstance(scores, (np.ndarray, list, tuple)):
         # Strings, scalars, iterators, masked arrays: validation names the problem
@@ -270,11 +281,94 @@ def integer_ranks(scores):
     except (TypeError, ValueError):
         return scores, None  # validation names the problem
     # The array itself goes on, so a list is converted once.
-    if array.dtype.kind not in "iu" or array.size == 0 or array.ndim not in (1, 2):
+    if array.size == 0 or array.ndim not in (1, 2) or (array.ndim == 2 and array.shape[1] != 1):
         return array, None
-    if array.ndim == 2 and array.shape[1] != 1:
-        return array, None
-    if -_EXACT_INTEGERS <= int(array.min()) and int(array.max()) <= _EXACT_INTEGERS:
+    kind = array.dtype.kind
+    if kind in "iu":
+        if -_EXACT_INTEGERS <= int(array.min()) and int(array.max()) <= _EXACT_INTEGERS:
+            return array, None
+    elif kind == "f":
+        if np.finfo(array.dtype).nmant <= 52 or not np.all(np.isfinite(array)):
+            return array, None
+    elif kind == "O":
+        return _object_ranks(array)
+    else:
         return array, None
     distinct, inverse = np.unique(array.ravel(), return_inverse=True)
     return inverse.astype(np.float64), distinct
+
+
+def _exact(value):
+    """A real number as a Python number that compares exactly (int, float or Fraction)."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, (float, np.float64, np.float32, np.float16)):
+        return float(value)
+    return Fraction(*value.as_integer_ratio())  # np.longdouble: wider than a float
+
+
+def _object_ranks(array):
+    """Exact ranks of an object array of real numbers with an integer beyond 2**53, or it as it is."""
+    values = array.ravel().tolist()
+    if not any(isinstance(v, numbers.Integral) and not -_EXACT_INTEGERS <= v <= _EXACT_INTEGERS
+               for v in values):
+        return array, None
+    if not all(isinstance(v, (numbers.Integral, float, np.floating)) and not isinstance(v, (str, bytes))
+               for v in values) or not all(isinstance(v, numbers.Integral) or math.isfinite(v) for v in values):
+        return array, None  # validation names the problem (NaN, infinity, text...)
+    exact = [_exact(v) for v in values]
+    # Python compares integers, floats and fractions exactly, so its sort is the order of the values.
+    distinct = sorted(set(exact))
+    position = {value: rank for rank, value in enumerate(distinct)}
+    ranks = np.fromiter((position[v] for v in exact), dtype=np.float64, count=len(exact))
+    table = np.empty(len(distinct), dtype=object)
+    table[:] = distinct
+    return ranks, table
+
+
+def at_least(values, threshold):
+    """The mask ``values >= threshold``, exact for any real threshold and values.
+
+    ``values`` is a 1-D array of floats, integers or Python numbers (an
+    object array); ``threshold`` any real number, +-inf included.  NumPy
+    would round one side to the other's type (a float64 threshold against
+    int64 scores beyond 2**53, an integer beyond 2**53 against floats);
+    here the threshold is first replaced by the smallest value of the
+    scores' type at least as large, which flags exactly the same scores.
+    """
+    kind = values.dtype.kind
+    if kind == "O":
+        limit = _exact(threshold)
+        return np.fromiter((_exact(v) >= limit for v in values.tolist()), dtype=bool, count=len(values))
+    if isinstance(threshold, float | np.floating) and math.isinf(threshold):
+        return np.full(len(values), threshold < 0)
+    limit = _exact(threshold)
+    if kind in "iu":
+        smallest = math.ceil(limit)
+        info = np.iinfo(values.dtype)
+        if smallest > info.max or smallest < info.min:
+            return np.full(len(values), smallest < info.min)
+        return values >= values.dtype.type(smallest)
+    rounded = _nearest(values.dtype.type, limit)
+    if rounded is None:  # beyond the largest float of the scores' type
+        return np.full(len(values), limit < 0)
+    up, down = values.dtype.type(np.inf), values.dtype.type(-np.inf)
+    # The nearest value may lie on either side of the threshold: step to the smallest one above it.
+    while _exact(rounded) < limit:
+        rounded = np.nextafter(rounded, up)
+    while _exact(np.nextafter(rounded, down)) >= limit:
+        rounded = np.nextafter(rounded, down)
+    return values >= rounded
+
+
+def _nearest(to_float, limit):
+    """``limit`` (int, float or Fraction) in the float type ``to_float``, to within a few
+    units in the last place; None when it is beyond that type's range."""
+    try:
+        if isinstance(limit, Fraction):
+            # Numerator and denominator of a binary fraction: the division rounds once.
+            return to_float(limit.numerator) / to_float(limit.denominator)
+        nearest = to_float(limit)
+    except OverflowError:
+        return None
+    return None if math.isinf(nearest) else nearest  # the threshold itself is finite here

@@ -235,7 +235,7 @@ def run_screening(*, seed=0, folds=5, penalty=1.0, false_positive_cost=1.0, fals
 
     Parameters
     ----------
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
         ``seed`` shuffles the test split and seeds the bootstrap, ``seed + 1``
         the development folds, ``seed + 2`` the inner Platt folds.
     folds : int, default 5

@@ -8,9 +8,9 @@ code (pitfalls, studies, the screening run) are in
 """
 
 from ._style import BLUE, GREEN, ORANGE, PALETTE, VERMILION  # noqa: F401
-from .overview import *  # noqa: F401,F403
 from .calibration import *  # noqa: F401,F403
 from .counts import *  # noqa: F401,F403
+from .curves import *  # noqa: F401,F403
+from .overview import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
-from .curves import *  # noqa: F401,F403

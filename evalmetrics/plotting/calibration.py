@@ -8,11 +8,18 @@ axes and returns the figure.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from .. import calibration
+from .._typing import ArrayLike, Label
+from ..calibration import BinnedBrierDecomposition, BrierDecomposition, CorpReliability
 from ._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, mark_small_bars, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_brier_waterfall",
@@ -46,8 +53,10 @@ def _diagonal(ax):
     ax.plot([0, 1], [0, 1], color=GREY, linestyle="--", linewidth=1, label="perfectly calibrated")
 
 
-def plot_reliability_diagram(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
-                             axes=None, title=None, figsize=(4.4, 5.2)):
+def plot_reliability_diagram(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = calibration.N_BINS,
+                             strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                             axes: tuple[Axes, Axes] | None = None, title: str | None = None,
+                             figsize: tuple[float, float] = (4.4, 5.2)) -> Figure:
     """Binned reliability diagram with the bin counts underneath.
 
     Each non-empty bin is a point (mean forecast, observed share of
@@ -106,8 +115,9 @@ def plot_reliability_diagram(y_true, y_prob, *, n_bins=10, strategy="uniform", p
     return fig
 
 
-def plot_corp_diagram(y_true, y_prob, *, pos_label=None, axes=None, title=None,
-                      colour=BLUE, figsize=(4.4, 5.2)):
+def plot_corp_diagram(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label | None = None,
+                      axes: tuple[Axes, Axes] | None = None, title: str | None = None, colour: str = BLUE,
+                      figsize: tuple[float, float] = (4.4, 5.2)) -> Figure:
     """CORP reliability diagram: the isotonic recalibration curve, no bins.
 
     The step curve is the pool-adjacent-violators estimate of P(Y = 1 | p)
@@ -154,8 +164,9 @@ def plot_corp_diagram(y_true, y_prob, *, pos_label=None, axes=None, title=None,
     return fig
 
 
-def plot_reliability_and_corp(y_true, y_prob, *, n_bins=10, strategy="uniform", pos_label=None,
-                              figsize=(8.6, 5.2)):
+def plot_reliability_and_corp(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = calibration.N_BINS,
+                              strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
+                              figsize: tuple[float, float] = (8.6, 5.2)) -> Figure:
     """The binned reliability diagram (left) beside the CORP diagram (right), same data.
 
     Parameters
@@ -209,7 +220,9 @@ def _three_terms(decomposition):
             decomposition.reliability, score, ("UNC", "RES", "REL"))
 
 
-def plot_brier_waterfall(decomposition, *, ax=None, fmt=".4g", title=None, figsize=(5.0, 3.6)):
+def plot_brier_waterfall(decomposition: BrierDecomposition | BinnedBrierDecomposition | CorpReliability, *,
+                         ax: Axes | None = None, fmt: str = ".4g",
+                         title: str | None = None, figsize: tuple[float, float] = (5.0, 3.6)) -> Figure:
     """Waterfall from the base-rate score to the Brier score.
 
     Start at the uncertainty (the score of always forecasting the base rate),

@@ -7,10 +7,30 @@ returns the figure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
 import numpy as np
 
-from ._style import (BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, VERMILION, finish, mark_small_bars, new_axes,
-                     place_legend, text_colour_on)
+from .._typing import ArrayLike
+from ..averaging import ClassScores
+from ._style import (
+    BLUE,
+    GREEN,
+    GREY,
+    ORANGE,
+    SMALL_TEXT,
+    VERMILION,
+    finish,
+    mark_small_bars,
+    new_axes,
+    place_legend,
+    text_colour_on,
+)
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_class_scores",
@@ -23,7 +43,9 @@ __all__ = [
 _BINARY_CELL_NAMES = (("TN", "FP"), ("FN", "TP"))
 
 
-def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, title=None, scale="shared"):
+def plot_confusion_matrix(matrix: ArrayLike, labels: ArrayLike | None = None, ax: Axes | None = None, *,
+                          cell_names: ArrayLike | None = None, title: str | None = None,
+                          scale: Literal["shared", "separate"] = "shared") -> Figure:
     """Heatmap of a confusion matrix: rows actual, columns predicted.
 
     Correct decisions (the diagonal) are green, errors orange; the shade
@@ -110,7 +132,8 @@ def plot_confusion_matrix(matrix, labels=None, ax=None, *, cell_names=None, titl
     return fig
 
 
-def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
+def plot_mean_pull(precision: float = 1.0, ax: Axes | None = None, *, betas: Sequence[float] = (0.5, 1.0, 2.0),
+                   mark: float | None = 0.01) -> Figure:
     """F-beta and the arithmetic mean of precision and recall, as recall varies.
 
     With precision fixed (1 by default), the arithmetic mean never falls
@@ -162,7 +185,7 @@ def plot_mean_pull(precision=1.0, ax=None, *, betas=(0.5, 1.0, 2.0), mark=0.01):
     return fig
 
 
-def plot_class_scores(scores, ax=None, *, title=None):
+def plot_class_scores(scores: ClassScores, ax: Axes | None = None, *, title: str | None = None) -> Figure:
     """Per-class precision, recall and F score as bars, then their three averages.
 
     Parameters
@@ -224,7 +247,8 @@ def plot_class_scores(scores, ax=None, *, title=None):
     return fig
 
 
-def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
+def plot_precision_vs_prevalence(tpr: ArrayLike, fpr: ArrayLike, ax: Axes | None = None, *,
+                                 marks: Sequence[float] = (0.5, 0.1, 0.01)) -> Figure:
     """Precision of a fixed classifier against the prevalence (log scale), by Bayes' rule.
 
     Parameters
@@ -266,7 +290,8 @@ def plot_precision_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     return fig
 
 
-def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
+def plot_metrics_vs_prevalence(tpr: ArrayLike, fpr: ArrayLike, ax: Axes | None = None, *,
+                               marks: Sequence[float] = (0.5, 0.1, 0.01)) -> Figure:
     """Expected metrics of a fixed classifier and of a silent one as the prevalence falls.
 
     The classifier keeps its rates ``tpr`` and ``fpr``; the silent classifier
@@ -300,13 +325,13 @@ def plot_metrics_vs_prevalence(tpr, fpr, ax=None, *, marks=(0.5, 0.1, 0.01)):
     ax.plot(pi, np.full_like(pi, 0.5), color=VERMILION, linestyle=":", label="silent classifier: balanced accuracy")
     if np.isclose(tpr, 1.0 - fpr):
         # Equal class-wise rates: accuracy and balanced accuracy are the same line.
-        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy = balanced accuracy")
+        ax.plot(pi, accuracy(counts=model), color=BLUE, linewidth=2, label="model: accuracy = balanced accuracy")
     else:
-        ax.plot(pi, accuracy(model), color=BLUE, linewidth=2, label="model: accuracy")
-        ax.plot(pi, balanced_accuracy(model), color=BLUE, linestyle=":", label="model: balanced accuracy")
-    ax.plot(pi, f1(model), color=GREEN, label="model: F1")
-    ax.plot(pi, matthews_correlation(model), color=ORANGE, label="model: MCC")
-    ax.plot(pi, cohen_kappa(model), color=ORANGE, linestyle="--", label="model: kappa")
+        ax.plot(pi, accuracy(counts=model), color=BLUE, linewidth=2, label="model: accuracy")
+        ax.plot(pi, balanced_accuracy(counts=model), color=BLUE, linestyle=":", label="model: balanced accuracy")
+    ax.plot(pi, f1(counts=model), color=GREEN, label="model: F1")
+    ax.plot(pi, matthews_correlation(counts=model), color=ORANGE, label="model: MCC")
+    ax.plot(pi, cohen_kappa(counts=model), color=ORANGE, linestyle="--", label="model: kappa")
     for mark in marks:
         ax.axvline(mark, color=GREY, linewidth=0.6, linestyle=":")
     ax.set_xscale("log")

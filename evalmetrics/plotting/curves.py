@@ -11,10 +11,17 @@ where it hides no line, marker or text, else under the axes
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-from ._style import (GREY, ORANGE, PALETTE, VERMILION, finish, legend_below, new_axes, place_legend,
-                     pyplot)
+from .._typing import ArrayLike, Label
+from ._style import GREY, ORANGE, PALETTE, VERMILION, finish, legend_below, new_axes, place_legend, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_cost_curve",
@@ -39,8 +46,10 @@ def _has(ax, gid):
     return any(artist.get_gid() == gid for artist in ax.get_lines())
 
 
-def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None,
-                   color=None, shade=False, mark_ties=True, binormal=None, title=None):
+def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, pos_label: Label | None = None,
+                   sample_weight: ArrayLike | None = None, label: str | None = None, color: str | None = None,
+                   shade: bool = False, mark_ties: bool = True, binormal: tuple[float, float] | None = None,
+                   title: str | None = None) -> Figure:
     """The ROC staircase, one point per distinct score, with the chance diagonal.
 
     A tied group holding both classes moves the curve diagonally in one
@@ -113,9 +122,11 @@ def plot_roc_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
     return fig
 
 
-def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None,
-                                label=None, color=None, sawtooth=True, baseline=True, title=None,
-                                join="straight"):
+def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *,
+                                pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                                label: str | None = None, color: str | None = None, sawtooth: bool = True,
+                                baseline: bool = True, title: str | None = None,
+                                join: str = "straight") -> Figure:
     """Average precision as steps, the sawtooth of all operating points, the prevalence.
 
     The steps rise to the precision reached at each threshold where recall
@@ -189,7 +200,8 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     return fig
 
 
-def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsize=(8.8, 5.1)):
+def plot_roc_and_precision_recall(cases: Mapping[str, tuple[ArrayLike, ArrayLike]], *, sawtooth: bool | None = None,
+                                  mark_ties: bool | None = None, figsize: tuple[float, float] = (8.8, 5.1)) -> Figure:
     """ROC curves (left) and precision-recall curves (right) of the same data sets.
 
     The precision-recall legend sits under its axes, where it hides no curve.
@@ -228,7 +240,7 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
                                     sawtooth=small if sawtooth is None else sawtooth,
                                     baseline=len(cases) == 1)
     if len(cases) > 1:  # one baseline per case, in the case's colour
-        for line, (y_true, _) in zip([l for l in pr_ax.get_lines() if l.get_gid() == _PR_GID],
+        for line, (y_true, _) in zip([drawn for drawn in pr_ax.get_lines() if drawn.get_gid() == _PR_GID],
                                      cases.values()):
             pr_ax.axhline(_prevalence(y_true, None, None), color=line.get_color(), linestyle=":",
                           linewidth=1.0)
@@ -237,9 +249,10 @@ def plot_roc_and_precision_recall(cases, *, sawtooth=None, mark_ties=None, figsi
     return fig
 
 
-def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_negative_cost,
-                    pos_label=None, sample_weight=None, mark_thresholds=(), bayes=True, title=None,
-                    x_range=(0.0, 1.0)):
+def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, false_positive_cost: float,
+                    false_negative_cost: float, pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                    mark_thresholds: Sequence[float] = (), bayes: bool = True, title: str | None = None,
+                    x_range: tuple[float, float] = (0.0, 1.0)) -> Figure:
     """Total cost against the threshold: a staircase that changes only at the scores.
 
     The cost at threshold t is that of flagging every score at least t, so
@@ -312,8 +325,9 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     return fig
 
 
-def plot_iso_cost_lines(y_true, y_score, ax=None, *, false_positive_cost, false_negative_cost,
-                        pos_label=None, sample_weight=None, n_lines=3, title=None):
+def plot_iso_cost_lines(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, false_positive_cost: float,
+                        false_negative_cost: float, pos_label: Label | None = None,
+                        sample_weight: ArrayLike | None = None, n_lines: int = 3, title: str | None = None) -> Figure:
     """The ROC curve with lines of equal expected cost, the best one touching it.
 
     In ROC space the expected cost is constant along lines of slope

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._style import BLUE, GREEN, GREY, ORANGE, SMALL_TEXT, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["plot_chapter_map"]
 
@@ -28,7 +34,7 @@ def _arrow(ax, start, end, colour, *, style="-|>", dashed=False):
     )
 
 
-def plot_chapter_map(ax=None):
+def plot_chapter_map(ax: Axes | None = None) -> Figure:
     """Draw the chapter map: scores, the three strengths of output, costs, intervals.
 
     The three branches are decisions at one threshold, rankings and

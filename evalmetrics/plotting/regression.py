@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .. import regression
+from .._typing import ArrayLike
 from ._style import BLUE, GREEN, GREY, ORANGE, finish, place_legend, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["plot_best_constants"]
 
@@ -16,7 +24,8 @@ _METRICS = (
 )
 
 
-def plot_best_constants(y_true, *, grid=None, axes=None, figsize=(8.8, 3.2)):
+def plot_best_constants(y_true: ArrayLike, *, grid: ArrayLike | None = None, axes: Sequence[Axes] | None = None,
+                        figsize: tuple[float, float] = (8.8, 3.2)) -> Figure:
     """Each metric of a constant forecast c, as a function of c, minima marked.
 
     One panel per metric (their scales differ): MSE is a parabola with its

@@ -6,9 +6,18 @@ on ``ax`` (or a new figure), labels its axes and returns the figure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from .._typing import ArrayLike
+from ..cross_validation import Fold
 from ._style import BLUE, GREY, MAX_WIDTH_IN, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "plot_bootstrap_distributions",
@@ -57,7 +66,8 @@ def _split_panel(ax, name, folds, is_positive, groups):
         side.set_visible(False)
 
 
-def plot_splitters(splits, y_true, *, groups=None, ncols=2):
+def plot_splitters(splits: Mapping[str, Sequence[Fold]], y_true: ArrayLike, *, groups: ArrayLike | None = None,
+                   ncols: int = 2) -> Figure:
     """Which rows each splitter trains and tests on, one panel per splitter.
 
     Each panel has one line of cells per split (blue: train, orange: test,
@@ -110,8 +120,9 @@ def plot_splitters(splits, y_true, *, groups=None, ncols=2):
     return fig
 
 
-def plot_bootstrap_distributions(distributions, ax=None, *, bins=40, estimate=None, xlabel="Metric",
-                                 title=None):
+def plot_bootstrap_distributions(distributions: Mapping[str, ArrayLike], ax: Axes | None = None, *, bins: int = 40,
+                                 estimate: float | None = None, xlabel: str = "Metric",
+                                 title: str | None = None) -> Figure:
     """Several bootstrap (or sampling) distributions of one metric, overlaid.
 
     Parameters
@@ -160,7 +171,9 @@ def plot_bootstrap_distributions(distributions, ax=None, *, bins=40, estimate=No
     return fig
 
 
-def plot_interval_comparison(x, intervals, ax=None, *, xlabel, ylabel, title=None, bounds=(0.0, 1.0)):
+def plot_interval_comparison(x: ArrayLike, intervals: Mapping[str, Sequence[tuple[float, float]]],
+                             ax: Axes | None = None, *, xlabel: str, ylabel: str, title: str | None = None,
+                             bounds: tuple[float, float] | None = (0.0, 1.0)) -> Figure:
     """Interval methods side by side at each x (e.g. successes out of n).
 
     Parameters
@@ -213,8 +226,8 @@ def plot_interval_comparison(x, intervals, ax=None, *, xlabel, ylabel, title=Non
     return fig
 
 
-def plot_coverage_intervals(intervals, truth, ax=None, *, xlabel="Test set", ylabel="Interval",
-                            title=None):
+def plot_coverage_intervals(intervals: Sequence[tuple[float, float]], truth: float, ax: Axes | None = None, *,
+                            xlabel: str = "Test set", ylabel: str = "Interval", title: str | None = None) -> Figure:
     """One vertical bar per simulated interval; the misses stand out.
 
     Intervals containing ``truth`` are blue, the others vermilion; the

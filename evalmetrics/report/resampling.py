@@ -145,9 +145,9 @@ def _threshold_metrics(tp, fp, fn, tn):
             "precision": np.where(counts.flagged > 0, tp / np.maximum(counts.flagged, 1), np.nan),
             "recall": np.where(counts.positives > 0, tp / np.maximum(counts.positives, 1), np.nan),
             "specificity": np.where(counts.negatives > 0, tn / np.maximum(counts.negatives, 1), np.nan),
-            "f1": np.asarray(f1(counts, zero_division=math.nan), dtype=float),
-            "balanced_accuracy": np.asarray(balanced_accuracy(counts, zero_division=math.nan), dtype=float),
-            "mcc": np.asarray(matthews_correlation(counts), dtype=float),
+            "f1": np.asarray(f1(counts=counts, zero_division=math.nan), dtype=float),
+            "balanced_accuracy": np.asarray(balanced_accuracy(counts=counts, zero_division=math.nan), dtype=float),
+            "mcc": np.asarray(matthews_correlation(counts=counts), dtype=float),
         }
     return {name: np.where(one_class, np.nan, value) for name, value in values.items()}
 
@@ -221,7 +221,7 @@ class ReportBootstrap:
             while pending:
                 collect(*pending.popleft())
         self._numbers = []
-        for c, column in enumerate(columns):
+        for c in range(len(columns)):
             numbers = {}
             at_data = _threshold_metrics(*(np.array([v]) for v in estimates[c][:4]))
             at_resamples = _threshold_metrics(*(found[c, k].astype(np.int64) for k in range(4)))

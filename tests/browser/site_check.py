@@ -38,9 +38,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-from conftest import run_make, toc_chapters  # noqa: E402
-
 import layout_check  # noqa: E402  (tests/browser/layout_check.py)
+from conftest import run_make, toc_chapters  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -14,6 +14,7 @@ from accessibility_check import (
     open_page,
     semantic_findings,
 )
+
 from site_check import READ_PAGES
 
 pytestmark = pytest.mark.book

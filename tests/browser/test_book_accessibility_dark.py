@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from accessibility_check import SIZES, axe_violations, open_page
+
 from site_check import READ_PAGES
 
 pytestmark = pytest.mark.book

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from site_check import SEARCH_WORD, SITE_PAGES, Visit, _check_page, toc_chapters  # fixtures: the site_check plugin
 
 pytestmark = pytest.mark.book

@@ -12,6 +12,7 @@ figure-laden book pages.
 from __future__ import annotations
 
 import pytest
+
 from site_check import BOOK_PAGES, SITE_PAGES, _check_page  # fixtures: the site_check plugin
 
 pytestmark = pytest.mark.book

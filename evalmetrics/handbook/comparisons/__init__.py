@@ -47,6 +47,7 @@ from __future__ import annotations
 
 # The order of these imports is the order of REGISTRY (and of the book's
 # table, and of the random stream each check draws from): keep it.
+# isort: off
 from . import rates
 from . import averaging
 from . import rankings
@@ -58,6 +59,7 @@ from . import models
 from . import running
 from ._core import *  # noqa: F401,F403
 from .running import *  # noqa: F401,F403
+# isort: on
 
 from ._core import FITTED_TOLERANCE, METRIC_TOLERANCE, SIGMOID_TOLERANCE
 from ._data import BinarySet, binary_sets

@@ -15,7 +15,6 @@ from ... import averaging
 from ._core import _check, _load, _worst
 from ._data import _CLASSES_DATA, _class_sets
 
-
 # ---------------------------------------------------------------------------
 # averages over classes
 # ---------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from ... import cross_validation, models
 from ._core import _check, _load, _mismatches, _worst
 from ._data import _class_sets, _features
 
-
 # ---------------------------------------------------------------------------
 # cross-validation (the differences count mismatched indices)
 # ---------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import numpy as np
 from ... import curves, intervals
 from ._core import _check, _gap, _load, _worst
 
-
 # ---------------------------------------------------------------------------
 # intervals
 # ---------------------------------------------------------------------------

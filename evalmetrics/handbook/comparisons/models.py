@@ -15,7 +15,6 @@ from ... import datasets, models
 from ._core import FITTED_TOLERANCE, _check, _load, _worst
 from ._data import _features
 
-
 # ---------------------------------------------------------------------------
 # models and the exact binormal AUC
 # ---------------------------------------------------------------------------

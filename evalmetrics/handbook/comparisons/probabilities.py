@@ -19,7 +19,6 @@ from ... import calibration, recalibration
 from ._core import FITTED_TOLERANCE, SIGMOID_TOLERANCE, _check, _load, _sk_metrics, _worst
 from ._data import _BINARY_DATA, _binary_check, _features
 
-
 # ---------------------------------------------------------------------------
 # probabilities: calibration and recalibration
 # ---------------------------------------------------------------------------

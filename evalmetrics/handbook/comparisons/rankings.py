@@ -17,7 +17,6 @@ from ... import costs, curves, ranking
 from ._core import _load, _sk_metrics
 from ._data import _BINARY_DATA, _binary_check
 
-
 # ---------------------------------------------------------------------------
 # curves, areas, ranks and costs
 # ---------------------------------------------------------------------------

@@ -17,7 +17,6 @@ from ... import counts, rates
 from ._core import _check, _load, _worst
 from ._data import _BINARY_DATA, _CLASSES_DATA, _binary_check, _class_sets, _classes, _rate
 
-
 # ---------------------------------------------------------------------------
 # counts and rates
 # ---------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from ... import regression
 from ._core import _check, _load, _worst
 from ._data import _REGRESSION_DATA, _regression_sets
 
-
 # ---------------------------------------------------------------------------
 # regression
 # ---------------------------------------------------------------------------

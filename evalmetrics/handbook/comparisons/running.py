@@ -26,9 +26,9 @@ def compare_all(*, seed=0, n=200, functions=None):
 
     Parameters
     ----------
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
         Check ``i`` draws from ``numpy.random.default_rng([seed, i])``, so
-        no check depends on another.
+        no check depends on another (a generator gives one integer seed).
     n : int, default 200
         Rows of each random data set, at least 30.
     functions : collection of str, optional
@@ -46,6 +46,7 @@ def compare_all(*, seed=0, n=200, functions=None):
     [('roc_auc', True), ('k_fold', True)]
     """
     n = arrays.positive_int(n, "n", minimum=30)
+    seed = arrays.seed(seed, concrete=True)
     if functions is not None:
         unknown = set(functions) - {check.function for check in REGISTRY}
         if unknown:

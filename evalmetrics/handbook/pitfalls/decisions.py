@@ -143,7 +143,7 @@ def swapped_positive_class():
         c = binary_counts(y, pred, pos_label=positive)
         views.append(PositiveClassView(
             precision(y, pred, pos_label=positive), recall(y, pred, pos_label=positive),
-            f1(y, pred, pos_label=positive), accuracy(c), matthews_correlation(c), cohen_kappa(c)))
+            f1(y, pred, pos_label=positive), accuracy(counts=c), matthews_correlation(counts=c), cohen_kappa(counts=c)))
     return PositiveClassViews(*views)
 
 

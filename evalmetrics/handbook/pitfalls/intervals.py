@@ -16,8 +16,7 @@ import numpy as np
 from ..._kernels.brier import brier as _brier
 from ...curves import roc_auc
 from ...datasets import clustered_answers
-from ...intervals import (BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval,
-                         wilson_interval)
+from ...intervals import BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval, wilson_interval
 from ...worked_example import twelve_units
 from ._common import _binormal, _seed
 

@@ -78,7 +78,7 @@ def group_leak(*, n_patients=50, rows_per_patient=6, n_neighbours=5, seed=0):
     ----------
     n_patients, rows_per_patient, n_neighbours : int
         At least 10, 2 and 1; ``n_neighbours`` at most the number of rows.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
         Seeds the patients, the shuffled folds and the new patients.
 
     Returns
@@ -142,7 +142,7 @@ def temporal_leak(*, n_days=360, n_neighbours=3, seed=0):
         At least 30.
     n_neighbours : int, default 3
         At least 1 and at most 10.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
         Seeds the series and the shuffled folds.
 
     Returns
@@ -240,7 +240,7 @@ def selection_leak(*, n_rows=100, n_features=1000, n_selected=10, seed=0):
         At least ``n_selected``.
     n_selected : int, default 10
         At least 1.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
 
     Returns
     -------

@@ -8,8 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting._style import (BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, place_legend,
-                               pyplot)
+from ...plotting._style import (
+    BLUE,
+    GREEN,
+    GREY,
+    MAX_WIDTH_IN,
+    ORANGE,
+    SMALL_TEXT,
+    finish,
+    new_axes,
+    place_legend,
+    pyplot,
+)
 
 __all__ = ["plot_pr_areas", "plot_tie_staircases"]
 

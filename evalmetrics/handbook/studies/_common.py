@@ -20,4 +20,7 @@ def _positive_real(value, name):
 
 
 def _seed(seed):
-    return arrays.seed(seed)
+    # The studies use their seed more than once (two models draw the same negatives):
+    # a Generator gives one integer drawn from it, None stays fresh entropy.
+    value = arrays.seed(seed)
+    return arrays.seed(value, concrete=True) if isinstance(value, np.random.Generator) else value

@@ -109,7 +109,8 @@ def ab_comparison(*, n_negative=19_800, n_positive=200, model_a=(2.0, 1.0), mode
         Operating point for the recall comparison.
     recall : float, default 0.5
         Operating point for the precision comparison.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
+        Both models draw with it (a generator gives one integer seed for both).
 
     Returns
     -------

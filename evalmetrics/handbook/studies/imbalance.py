@@ -52,12 +52,12 @@ class DecisionMetrics:
     def from_counts(cls, counts):
         """All measures of ``counts``; undefined ratios (nothing flagged) are 0."""
         return cls(
-            counts=counts, accuracy=float(accuracy(counts, zero_division=0)),
-            balanced_accuracy=float(balanced_accuracy(counts, zero_division=0)),
-            precision=float(precision(counts, zero_division=0)),
-            recall=float(recall(counts, zero_division=0)),
-            f1=float(f1(counts, zero_division=0)), mcc=float(matthews_correlation(counts)),
-            kappa=float(cohen_kappa(counts, zero_division=0)),
+            counts=counts, accuracy=float(accuracy(counts=counts, zero_division=0)),
+            balanced_accuracy=float(balanced_accuracy(counts=counts, zero_division=0)),
+            precision=float(precision(counts=counts, zero_division=0)),
+            recall=float(recall(counts=counts, zero_division=0)),
+            f1=float(f1(counts=counts, zero_division=0)), mcc=float(matthews_correlation(counts=counts)),
+            kappa=float(cohen_kappa(counts=counts, zero_division=0)),
         )
 
 
@@ -120,7 +120,8 @@ def imbalance_study(*, prevalences=(0.5, 0.1, 0.01), n_negative=20_000, mean=2.0
     mean, sd : float, default 2 and 1
     threshold : float, default 1.0
         The model flags every score of at least this value.
-    seed : int, default 0
+    seed : int, numpy.random.Generator or None, default 0
+        Every run draws with it (a generator gives one integer seed for all).
 
     Returns
     -------

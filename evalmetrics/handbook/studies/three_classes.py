@@ -103,8 +103,8 @@ def three_class_run(*, sizes=(1500, 400, 100), n_splits=5, separation=1.35, seed
     sizes : sequence of int, default (1500, 400, 100)
     n_splits : int, default 5
     separation : float, default 1.35
-    seed : int, default 0
-        Seeds both the data and the fold shuffle.
+    seed : int, numpy.random.Generator or None, default 0
+        Seeds both the data and the fold shuffle (a generator gives one integer seed for both).
 
     Returns
     -------
