@@ -128,13 +128,42 @@ def test_theorem_proof_and_admonitions_are_plain_markdown(book):
             ":::{note}\nA note.\n:::\n\n:::{admonition} Why\n:class: tip\nBecause.\n:::\n\n"
             "```{warning} Inline body.\n```")
     out, _, _ = convert(text, book)
-    assert "> **Theorem 1 (AUC is a probability).**" in out
-    assert "> The AUC is 0.7969." in out
+    # A rule, the title in bold, the text, a rule: never a quoted block (next test).
+    assert "---\n\n**Theorem 1 (AUC is a probability).**\n\nThe AUC is 0.7969.\n\n---" in out
     assert "*Proof.* Count pairs. ∎" in out
-    assert "> **Note.**" in out and "> A note." in out
-    assert "> **Why.**" in out and "> Because." in out
-    assert "> **Warning.**" in out and "> Inline body." in out
-    assert leftover_myst(out) == []
+    assert "---\n\n**Note.**\n\nA note.\n\n---" in out
+    assert "**Why.**\n\nBecause." in out
+    assert "**Warning.**\n\nInline body." in out
+    assert leftover_myst(out) == [] and quoted_math(out) == []
+
+
+def quoted_math(markdown: str) -> list[str]:
+    """What JupyterLab renders wrong (jupyterlab/jupyterlab#16755): display math inside
+    a quoted block (``> $$``), or a line inside display math or an environment that
+    starts with ``>`` (a quote's marker, kept inside the equation)."""
+    text = re.sub(r"^(\s*)(`{3,}|~{3,}).*?^\s*\2\s*$", "", markdown,
+                  flags=re.MULTILINE | re.DOTALL)  # code may show anything
+    bad = [line for line in text.splitlines()
+           if re.match(r"^\s*>", line) and ("$$" in line or "\\begin{" in line)]
+    for block in re.findall(r"\$\$.*?\$\$|\\begin\{(?:\w+\*?)\}.*?\\end\{\w+\*?\}", text,
+                            flags=re.DOTALL):
+        bad += [line for line in block.splitlines()[1:] if line.lstrip().startswith(">")]
+    return bad
+
+
+def test_display_math_is_never_quoted(book):
+    # As the MCC theorem of the imbalance chapter: display math over several lines in
+    # a theorem, an exercise and a note, and inline math over two lines.
+    math = "$$\n\\text{MCC} = \\frac{a}\n{b}\n$$"
+    text = (f"````{{prf:theorem}} The MCC\n:label: thm-auc\n\nIt is\n\n{math}\n````\n\n"
+            f"```{{exercise}}\n:label: ex-1\n\nShow\n\n{math}\n\nand $a +\nb$.\n```\n\n"
+            f":::{{note}}\n{math}\n:::")
+    out, _, _ = convert(text, book)
+    assert quoted_math(out) == []
+    assert not re.search(r"^\s*>", out, re.MULTILINE)
+    # the check catches both forms
+    assert quoted_math("> $$\n> a\n> $$")
+    assert quoted_math("$$\n\\begin{aligned}\n> a\n\\end{aligned}\n$$")
 
 
 def test_glued_figure_becomes_an_attachment_with_numbered_caption(book):
@@ -207,7 +236,8 @@ def test_notebook_conversion_keeps_outputs_and_runs_without_myst_nb(book):
     assert "\nfrom myst_nb import glue\n" not in checks.source.replace(notebooks.GLUE_STAND_IN, "")
     assert "glue('auc'" in checks.source
     assert checks.outputs == []  # glue records: nothing Jupyter could show
-    assert checks.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    # folded; its output, the report of the checks, shows once it runs
+    assert checks.metadata["jupyter"] == {"source_hidden": True}
     nbformat.validate(out)
     # the stand-in works without myst_nb
     namespace: dict = {}
@@ -254,6 +284,22 @@ def test_bibtex_entries_become_citations():
     assert citations["fawcett2006"].year == "2006"
     assert citations["hanley1982"].authors == "Hanley and McNeil"
     assert "{" not in "".join(c.reference for c in citations.values())
+    # TeX's quotes become typographic ones: Markdown would show ``exact'' as typed
+    assert "better than \u201cexact\u201d for interval" in citations["agresti1998"].reference
+    assert [leftover_myst(c.reference) for c in citations.values()] == [[]] * len(citations)
+
+
+@pytest.mark.parametrize("raw", ["than ``exact'' for", "an \\emph{idea}", "Sch\\\"olkopf",
+                                 "pages 12--15", "Fig.~3"])
+def test_leftover_scan_catches_latex_outside_math(raw):
+    assert leftover_myst(raw)
+
+
+@pytest.mark.parametrize("fine", ["$f''(x)$ and $\\frac{a}{b}$", "$$\n\\text{``a''}\n$$",
+                                  "`--toc` and `a~b`", "a well-known fact -- or not",
+                                  "| a | --- |", "---"])
+def test_leftover_scan_leaves_math_code_and_rules_alone(fine):
+    assert leftover_myst(fine) == []
 
 
 # ------------------------------------------------------------ built notebooks
@@ -583,8 +629,45 @@ def test_hidden_cells_move_to_one_checks_cell_at_the_end():
                                               ("print(y)", False)))
     assert stay == []
     assert [c.source for c in out[:3]] == ["x = 1", "y = x + 1", "print(y)"]
-    assert out[-1].source == "assert x == 1\n\nfor i in range(2):\n    z = i"
+    # each hidden cell a block of the checks cell, which reports at its end
+    assert out[-1].source == "\n\n".join([
+        notebooks.CHECKS_HEAD.rstrip("\n"),
+        'with book_checks.block(1, reads="x"):\n    assert x == 1',
+        "with book_checks.block(2):  # the book's own data\n"
+        "    for i in range(2):\n        z = i",
+        "book_checks.report()"])
     assert out[-1].metadata["tags"] == ["remove-cell", "checks"]
+    assert out[-1].metadata["jupyter"] == {"source_hidden": True}  # its report shows
+    assert "* Check 1 reads values your cells computed (`x`)" in out[-2].source
+    assert "* Check 2 computes from the book's own data" in out[-2].source
+
+
+def test_the_checks_cell_lists_every_failure_and_goes_on(capsys):
+    # A reader changed the data: two keeps and an assert fail, the other checks still run.
+    import linecache
+
+    out, _ = notebooks.gather_checks(cells(
+        ("from evalmetrics.handbook.pages import keep\nx = 2", False),
+        ("keep('k-x', x, exact=1)\nkeep('k-two', x + 1, exact=2)\nnoted = 1", True),
+        ("assert x == 1\nnever = 1", True),
+        ("text = '''a\nb'''\nassert text == 'a\\nb'\nkeep('k-own', 3, exact=3)", True)))
+    namespace = {}
+    for number, cell in enumerate(c for c in out if c.cell_type == "code"):
+        name = f"<cell {number}>"  # (IPython keeps a cell's lines for tracebacks too)
+        linecache.cache[name] = (len(cell.source), None, cell.source.splitlines(True), name)
+        exec(compile(cell.source, name, "exec"), namespace)
+    assert capsys.readouterr().out.splitlines() == [
+        "2 of 3 checks failed: the text's numbers no longer hold there.",
+        "  check 1 (reads x): glue key 'k-x': computed 2, expected exactly 1",
+        "  check 1 (reads x): glue key 'k-two': computed 3, expected exactly 2",
+        "  check 2 (reads x): failed: assert x == 1"]
+    assert namespace["noted"] == 1 and "never" not in namespace
+    assert namespace["text"] == "a\nb"  # a string of two lines is not indented
+    # in the book, outside a block, keep still stops at the first failure
+    from evalmetrics.handbook.pages import keep
+
+    with pytest.raises(AssertionError, match="k-x"):
+        keep("k-x", 2, exact=1)
 
 
 def test_hidden_cells_that_visible_ones_need_stay_in_place():
@@ -595,7 +678,8 @@ def test_hidden_cells_that_visible_ones_need_stay_in_place():
     assert stay == [1, 2]
     assert [c.source for c in out[:5]] == ["x = 1", "table = x * 2", "assert x == 1",
                                            "print(table)", "x = 5"]
-    assert out[-1].source == "assert x == 5"
+    assert out[-1].source.endswith('with book_checks.block(1, reads="x"):\n    assert x == 5'
+                                   '\n\nbook_checks.report()')
     # a hidden cell another staying hidden cell needs stays too
     _, stay = notebooks.gather_checks(cells(("a = 1", True), ("b = a", True), ("print(b)", False)))
     assert stay == [0, 1]
@@ -652,10 +736,18 @@ def test_the_solutions_notebook_starts_with_the_header_too(book):
                 nbformat.v4.new_code_cell("x = 1"),
                 nbformat.v4.new_code_cell("plot_roc_curve(y, s);", metadata={
                     "mystnb": {"figure": {"name": "fig-roc", "caption": "The curve."}}})]
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", text="1")]
+    nb.cells[2].outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG})]
     out, problems = notebooks.solutions_notebook(nb, book, docname="book/x")
     assert problems == []
-    # the chapter's code is folded and not run: no caption of a figure that is not there
-    assert not [c for c in out.cells if "figure-caption" in c.metadata.get("tags", [])]
+    # the chapter's code is folded, without its outputs but its figures, which stay
+    # under their captions: a solution may say "in Figure 2"
+    code = [c for c in out.cells if "chapter-code" in c.metadata.get("tags", [])]
+    assert [c.outputs != [] for c in code] == [False, True]
+    assert all(c.metadata["jupyter"]["source_hidden"] for c in code)
+    assert not code[1].metadata["jupyter"].get("outputs_hidden")
+    index = out.cells.index(code[1])
+    assert out.cells[index + 1].source == "*Figure 2: The curve.*"
     assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
     assert "worked solutions" in out.cells[0].source
 
