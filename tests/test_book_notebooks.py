@@ -321,11 +321,16 @@ def test_every_page_has_a_notebook_that_reads_right(downloads, page):
     assert path.is_file(), f"no downloadable notebook for {page}"
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            assert leftover_myst(cell.source) == [], f"{page} cell {index}: raw MyST\n{cell.source}"
-            for key in cell.get("attachments", {}):
-                assert f"attachment:{key}" in cell.source
+    solutions = path.with_name(f"{page}-solutions.ipynb")
+    for name, cells in [(page, nb.cells)] + ([(solutions.stem, nbformat.read(
+            solutions, as_version=4).cells)] if solutions.is_file() else []):
+        for index, cell in enumerate(cells):
+            if cell.cell_type == "markdown":
+                # no raw MyST, no LaTeX-only markup (``quotes''), no math inside a quote
+                assert leftover_myst(cell.source) == [], f"{name} cell {index}:\n{cell.source}"
+                assert quoted_math(cell.source) == [], f"{name} cell {index}:\n{cell.source}"
+                for key in cell.get("attachments", {}):
+                    assert f"attachment:{key}" in cell.source
     # what the build parsed (the source may have changed since)
     parsed = ROOT / "_build" / "jupyter_execute" / "book" / f"{page}.ipynb"
     if parsed.is_file() and any(c.cell_type == "code"
@@ -393,6 +398,24 @@ def test_no_hidden_cell_among_the_reader_s_cells(downloads, page):
               and cell.metadata.get("jupyter", {}).get("source_hidden")
               and not {"glue-stand-in", "install"} & tags[i]]
     assert hidden == [], f"{page}: hidden cells {hidden} stay among the reader's cells"
+
+
+@pytest.mark.book
+def test_the_bibliography_is_back_matter_without_a_number(built_site, downloads):
+    # Unnumbered on the website (its title and the menu), in the notebooks (the header)
+    # and in the zip's list; the PDF: tests/test_book_pdf.py.
+    page = (built_site / "book" / "bibliography.html").read_text(encoding="utf-8")
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+    assert "Bibliography" in title and "section-number" not in title
+    menu = (built_site / "book" / "roc-auc.html").read_text(encoding="utf-8")
+    assert re.findall(r'href="bibliography.html">\s*([^<]*?)\s*<', menu)[0] == "Bibliography"
+    assert re.search(r'href="roc-auc.html">\s*\d+\.', menu)  # while the chapters have one
+    header = nbformat.read(downloads["bibliography"], as_version=4).cells[0].source
+    assert "*Bibliography*" in header and "Chapter" not in header
+    with zipfile.ZipFile(built_site / "evalmetrics-notebooks.zip") as archive:
+        readme = archive.read("evalmetrics-notebooks/README.md").decode("utf-8")
+    assert "* Bibliography: `bibliography.ipynb`" in readme
+    assert not re.search(r"^\d+\. Bibliography", readme, re.MULTILINE)
 
 
 # ------------------------------------------------ the zip of every notebook
@@ -536,6 +559,35 @@ def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
     assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
 
 
+@pytest.mark.book
+@pytest.mark.parametrize("page, old, new", [
+    ("calibration", "np.random.default_rng(2024)", "np.random.default_rng(2025)"),
+    ("roc-auc", "binormal_scores(20000, 20000, mean=2.0, seed=7)",
+     "binormal_scores(20000, 20000, mean=2.5, seed=8)"),
+])
+def test_checks_after_a_reader_s_change_list_what_fails(unzipped, clean_kernel, page, old, new,
+                                                        tmp_path, monkeypatch):
+    # A reader changes a seed or a parameter and runs everything: no traceback, the
+    # checks cell ends with one short list, and only checks that its note says read
+    # the reader's values may fail (those on the book's own data hold).
+    nb = nbformat.read(unzipped / f"{page}.ipynb", as_version=4)
+    changed = [c for c in nb.cells if c.cell_type == "code" and old in c.source
+               and "checks" not in c.metadata.get("tags", [])]
+    assert len(changed) == 1, f"{page}: the cell with {old!r} is not one reader's cell"
+    changed[0].source = changed[0].source.replace(old, new)
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    checks = next(c for c in nb.cells if c.cell_type == "code"
+                  and "checks" in c.metadata.get("tags", []))
+    report = "".join(o.get("text", "") for o in checks.outputs if o.output_type == "stream")
+    lines = report.strip().splitlines()
+    assert lines and re.match(r"^(All \d+ checks hold|\d+ of \d+ checks failed)", lines[0]), report
+    failed = lines[1:]
+    assert all(line.startswith("  check ") and len(line) < 300 for line in failed), report
+    assert all("(reads " in line for line in failed), report
+    if page == "calibration":  # its numbers follow the data a seed draws
+        assert failed, report
+
+
 def exercise_pages() -> list[str]:
     return [page for page in chapter_pages()
             if "{exercise}" in (ROOT / "book" / f"{page}.md").read_text(encoding="utf-8")]
@@ -551,6 +603,11 @@ def test_solutions_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page,
     solved = [c for c in nb.cells if c.cell_type == "code" and not
               {"chapter-code", "glue-stand-in", "install"} & set(c.metadata.get("tags", []))]
     assert all(c.outputs for c in solved if c.source.strip()), f"{page}: a solution printed nothing"
+    # the chapter's figures are there for the solutions that point at them
+    figures = [c for c in nb.cells if "chapter-code" in c.metadata.get("tags", [])
+               and notebooks.figure_options(c)]
+    assert all(any("image/png" in o.get("data", {}) for o in c.outputs) for c in figures)
+    assert all(not c.metadata["jupyter"].get("outputs_hidden") for c in figures)
 
 
 def test_roles_may_span_lines(book):
