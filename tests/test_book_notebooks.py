@@ -296,6 +296,7 @@ def test_leftover_scan_catches_latex_outside_math(raw):
 
 
 @pytest.mark.parametrize("fine", ["$f''(x)$ and $\\frac{a}{b}$", "$$\n\\text{``a''}\n$$",
+                                  "so $a = \\frac{1}{2}\n   + b$ holds",
                                   "`--toc` and `a~b`", "a well-known fact -- or not",
                                   "| a | --- |", "---"])
 def test_leftover_scan_leaves_math_code_and_rules_alone(fine):

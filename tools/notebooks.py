@@ -21,13 +21,22 @@ output of a visible cell calling a plotting function of the package
 (``mystnb.figure`` metadata: its label and caption); the caption becomes a
 Markdown cell under it, numbered as in the book.
 
+Theorems, notes and the like become a bold title between two rules
+(:func:`titled_block`), never a quoted block: JupyterLab keeps a quote's ``>``
+inside display math.  TeX's own markup of the bibliography (````exact''``,
+``--``) becomes plain text, and :func:`leftover_myst` finds any that is left.
+
 Every notebook opens with a header (the chapter's number and title, the book's
 version, the website page) and a cell that installs the package's wheel where it
 is missing.  The hidden cells that check the text's numbers move to one folded
 "checks" cell at the end, each unless a cell that stays needs it in place
-(:func:`gather_checks`; the book's pages are written so that none does).  A reference to another page links to that page's
-notebook, a sibling file.  The book's LaTeX macros are written out, since
-KaTeX front ends keep no ``\\newcommand`` between cells.
+(:func:`gather_checks`; the book's pages are written so that none does).  There
+each runs as a block of ``evalmetrics.handbook.pages.Checks``: a failure is
+listed, not raised, and the note above the cell says which checks read the
+reader's values and which compute from the book's own data.  A reference to
+another page links to that page's notebook, a sibling file.  The book's LaTeX
+macros are written out, since KaTeX front ends keep no ``\\newcommand`` between
+cells.
 
 The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
 it at the end of every HTML build, and ``tests/test_book_notebooks.py`` tests
@@ -717,7 +726,9 @@ def leftover_myst(text: str) -> list[str]:
     text = re.sub(r"(?<![}`])(`+)[^`\n].*?\1", "", text)
     found = [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
     # Math may hold anything TeX (f''(x), \\frac{..}): look at the words only.
-    words = re.sub(r"\$\$.*?\$\$|(?<!\\)\$[^$\n]+?(?<!\\)\$", "", text, flags=re.DOTALL)
+    # (inline math may go on over a line break: not over a blank line)
+    words = re.sub(r"\$\$.*?\$\$|(?<!\\)\$(?:[^$\n]|\n(?!\s*\n))+?(?<!\\)\$", "", text,
+                   flags=re.DOTALL)
     words = re.sub(r"^\s*(\||---\s*$).*$", "", words, flags=re.MULTILINE)  # tables, rules
     return found + [kind for kind, pattern in LATEX_LEFTOVER_PATTERNS.items()
                     if pattern.search(words)]
@@ -1008,9 +1019,12 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
 
     A hidden cell moves only when nothing else needs it where it is: no cell that
     stays reads a name it binds, and no later cell rebinds a name it reads (the
-    check would then see another value).  Returns the cells and the indices (in
-    ``cells``) of the hidden cells that had to stay: those break the rule that
-    hidden cells define no state the visible ones use.
+    check would then see another value).  In the checks cell each moved cell is
+    one block, ``with book_checks.block(n, reads="..."):`` (``reads`` names the
+    reader's values it depends on, :func:`checks_intro` says so above the cell),
+    and ``book_checks.report()`` lists the failures at its end.  Returns the cells
+    and the indices (in ``cells``) of the hidden cells that had to stay: those
+    break the rule that hidden cells define no state the visible ones use.
     """
     code = {i: c for i, c in enumerate(cells) if c.cell_type == "code"}
     hidden = {i for i, c in code.items() if tag in c.get("metadata", {}).get("tags", [])}
