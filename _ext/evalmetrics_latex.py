@@ -18,7 +18,8 @@ this extension puts it back, for the whole book and for a handout alike:
   labels ("[Faw06]") that the author-year citations of the text never show.  That
   chapter is back matter, unnumbered like any chapter of the toc that Sphinx gives
   no number (LaTeX numbers every ``\\chapter`` unless told otherwise).
-* **Proof boxes** get their title ("Proof") in the box's title bar.
+* **Proof boxes** get their title ("Proof") in the box's title bar, and no box
+  (a theorem, a proof, an exercise, a note) starts in the last lines of a page.
 * **Handouts**: a reference into a chapter that is not in the handout prints as
   "Chapter 14, *Pitfalls*, in the full book"; the landing page is replaced by a
   short title page of the handout's own; the bibliography lists only the works
@@ -77,6 +78,13 @@ def chapter_numbers(app) -> dict[str, int]:
     return found
 
 
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
 def unnumbered_chapters(app, numbers: dict[str, int]) -> list[str]:
     """The chapters of the root's table of contents that carry no number (the
     bibliography, in a last part without ``numbered``); not the root itself."""
@@ -120,6 +128,7 @@ class BookStructure(SphinxPostTransform):
         self._preface(document)
         self._bibliography(document)
         self._proofs(document)
+        self._boxes(document)
 
     def _preface(self, document) -> None:
         """The landing page's own sections as unnumbered headings of one preface."""
@@ -152,6 +161,19 @@ class BookStructure(SphinxPostTransform):
             return
         found.parent.remove(found)
         section.append(found)
+
+    BOX_LINES = 5  # a box's title bar and the first lines of its text
+
+    def _boxes(self, document) -> None:
+        """A theorem, proof, exercise or note starts a page rather than leave its title
+        bar alone at the foot of one (the box splits after its title, anywhere)."""
+        for box in list(document.findall(nodes.Admonition)):
+            parent = box.parent
+            if parent is None or any(isinstance(a, (nodes.Admonition, nodes.table))
+                                     for a in _ancestors(box)):
+                continue
+            parent.insert(parent.index(box),
+                          _raw(r"\Needspace{%d\baselineskip}" % self.BOX_LINES + "\n"))
 
     def _proofs(self, document) -> None:
         """sphinx-proof's proofs are admonitions without a title; LaTeX then takes the

@@ -475,11 +475,14 @@ def test_book_pdf_prints_each_figure_on_the_page_of_its_code(book_text):
 
 
 def test_book_pdf_ends_no_page_with_a_solution_heading(book_text):
+    # nor with the title bar of a box (a theorem, a proof, an exercise, a note) whose
+    # text starts on the next page
     ends = []
     for number, page in enumerate(book_text.split("\f"), start=1):
         lines = [line.strip() for line in page.splitlines() if line.strip()]
-        if len(lines) > 2 and (lines[-2] == "Solutions" or
-                               lines[-2].startswith("Solution to Exercise")):
+        if len(lines) > 2 and (lines[-2] in ("Solutions", "Proof", "Note", "Warning") or
+                               re.match(r"(Solution to Exercise|Exercise|Theorem|Lemma|"
+                                        r"Definition|Corollary) \d+\.\d+", lines[-2])):
             ends.append((number, lines[-2]))  # (the last line is the page's footer)
     assert ends == []
 
