@@ -500,8 +500,22 @@ def _book_options(app, config) -> None:
     if solutions == "no" and not config.evalmetrics_handout:
         config.evalmetrics_solutions = False
         config.evalmetrics_edition = config.evalmetrics_edition or STUDENT_EDITION
-        config.latex_documents = [(start, target.replace(".tex", "-student.tex"), *rest)
-                                  for start, target, *rest in config.latex_documents]
+
+
+def student_documents(latex_documents: list) -> list:
+    """The LaTeX documents of the student edition: ``evalmetrics-student.tex``."""
+    return [(start, target.replace(".tex", "-student.tex"), *rest)
+            for start, target, *rest in latex_documents]
+
+
+def _student_target(app, env) -> list[str]:
+    """The student edition's file name, set once Jupyter Book has set the book's own
+    (it applies ``latex.latex_documents`` of _config.yml after Sphinx starts, and the
+    LaTeX builder reads the list again when it writes)."""
+    if not app.config.evalmetrics_handout and \
+            os.environ.get("EVALMETRICS_SOLUTIONS", "").strip().lower() == "no":
+        app.config.latex_documents = student_documents(app.config.latex_documents)
+    return []
 
 
 def _on_config_inited(app, config) -> None:
@@ -667,6 +681,7 @@ def setup(app):
     app.connect("source-read", _handout_source)
     app.connect("missing-reference", _handout_missing_reference, priority=400)
     app.connect("env-get-updated", _renumber_handout, priority=900)
+    app.connect("env-updated", _student_target)
     app.add_post_transform(BookStructure)
     app.add_post_transform(TablesFit)
     app.add_post_transform(FigureWithItsCode)

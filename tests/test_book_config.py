@@ -205,13 +205,19 @@ def _latex_config(monkeypatch, **environment):
 
 
 def test_make_pdf_paper_and_student_edition(monkeypatch):
+    import types
+
     config = _latex_config(monkeypatch)
     assert config.latex_elements["papersize"] == "a4paper" and config.evalmetrics_solutions
-    assert config.latex_documents[0][1] == "evalmetrics.tex" and config.evalmetrics_edition == ""
+    assert config.evalmetrics_edition == ""
     config = _latex_config(monkeypatch, EVALMETRICS_PAPER="letter", EVALMETRICS_SOLUTIONS="no")
     assert config.latex_elements["papersize"] == "letterpaper"
     assert config.evalmetrics_solutions is False
     assert config.evalmetrics_edition == "Student edition"
+    import evalmetrics_latex
+
+    app = types.SimpleNamespace(config=config)
+    assert evalmetrics_latex._student_target(app, None) == []
     assert config.latex_documents[0][1] == "evalmetrics-student.tex"
     from sphinx.errors import ConfigError
 
