@@ -698,6 +698,12 @@ def test_hidden_cells_move_to_one_checks_cell_at_the_end():
     assert out[-1].metadata["jupyter"] == {"source_hidden": True}  # its report shows
     assert "* Check 1 reads values your cells computed (`x`)" in out[-2].source
     assert "* Check 2 computes from the book's own data" in out[-2].source
+    # a function or an import of the reader's cells is no data, even inside a try
+    out, _ = notebooks.gather_checks(cells(
+        ("try:\n    from myst_nb import glue\nexcept ImportError:\n    def glue(n, v):\n"
+         "        pass\nimport numpy as np", False),
+        ("glue('x', np.pi)", True)))
+    assert "with book_checks.block(1):  # the book's own data" in out[-1].source
 
 
 def test_the_checks_cell_lists_every_failure_and_goes_on(capsys):

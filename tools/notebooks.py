@@ -1098,11 +1098,13 @@ def _reader_names(code: dict, flows: dict, hidden: set, stay: set,
     for j in sorted(code):
         statements = flows[j] or []
         try:
-            kinds = [type(node) for node in ast.parse("\n".join(
-                ("pass" if re.match(r"^\s*[%!]", line) else line)
-                for line in code[j].source.split("\n"))).body]
+            tree = ast.parse("\n".join(("pass" if re.match(r"^\s*[%!]", line) else line)
+                                       for line in code[j].source.split("\n")))
+            # the names each statement binds by an import or a def, anywhere in it
+            # (the glue stand-in imports or defines glue inside a try)
+            defined = [_definitions(node) for node in tree.body]
         except SyntaxError:
-            kinds = [None] * len(statements)
+            defined = [set()] * len(statements)
         if j in hidden and j not in stay:
             origin: set[str] = set()
             for reads, binds in statements:
@@ -1112,14 +1114,24 @@ def _reader_names(code: dict, flows: dict, hidden: set, stay: set,
                     data[name] = set(origin)
             found[j] = sorted(origin)
             continue
-        for kind, (reads, binds) in zip(kinds, statements):
+        for names, (reads, binds) in zip(defined, statements):
             for name in binds:
-                if kind in (ast.Import, ast.ImportFrom, ast.FunctionDef,
-                            ast.AsyncFunctionDef, ast.ClassDef):
+                if name in names:
                     data.pop(name, None)
                 else:
                     data[name] = {name}
     return [found[i] for i in moved]
+
+
+def _definitions(statement) -> set[str]:
+    """The names a statement binds by ``import`` or ``def``/``class`` (at any depth)."""
+    names = set()
+    for node in ast.walk(statement):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
 
 
 def page_address(book: Book, docname: str) -> str:
