@@ -408,7 +408,7 @@ def test_the_bibliography_is_back_matter_without_a_number(built_site, downloads)
     page = (built_site / "book" / "bibliography.html").read_text(encoding="utf-8")
     title = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
     assert "Bibliography" in title and "section-number" not in title
-    menu = (built_site / "book" / "roc-auc.html").read_text(encoding="utf-8")
+    menu = (built_site / "book" / "costs.html").read_text(encoding="utf-8")
     assert re.findall(r'href="bibliography.html">\s*([^<]*?)\s*<', menu)[0] == "Bibliography"
     assert re.search(r'href="roc-auc.html">\s*\d+\.', menu)  # while the chapters have one
     header = nbformat.read(downloads["bibliography"], as_version=4).cells[0].source
@@ -558,6 +558,20 @@ def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
                c.metadata.get("tags", [])):
         return  # a page of prose: nothing to run
     assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    # the checks cell lists failures instead of raising: with the book's own cells,
+    # every check holds
+    report = checks_report(nb)
+    if report is not None:
+        assert re.fullmatch(r"All \d+ checks hold: .*\n", report), f"{page}:\n{report}"
+
+
+def checks_report(nb) -> str | None:
+    """What the checks cell printed, or None for a notebook without one."""
+    cell = next((c for c in nb.cells if c.cell_type == "code"
+                 and "checks" in c.metadata.get("tags", [])), None)
+    if cell is None:
+        return None
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
 @pytest.mark.book
@@ -577,9 +591,7 @@ def test_checks_after_a_reader_s_change_list_what_fails(unzipped, clean_kernel, 
     assert len(changed) == 1, f"{page}: the cell with {old!r} is not one reader's cell"
     changed[0].source = changed[0].source.replace(old, new)
     assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
-    checks = next(c for c in nb.cells if c.cell_type == "code"
-                  and "checks" in c.metadata.get("tags", []))
-    report = "".join(o.get("text", "") for o in checks.outputs if o.output_type == "stream")
+    report = checks_report(nb)
     lines = report.strip().splitlines()
     assert lines and re.match(r"^(All \d+ checks hold|\d+ of \d+ checks failed)", lines[0]), report
     failed = lines[1:]
@@ -704,6 +716,11 @@ def test_hidden_cells_move_to_one_checks_cell_at_the_end():
          "        pass\nimport numpy as np", False),
         ("glue('x', np.pi)", True)))
     assert "with book_checks.block(1):  # the book's own data" in out[-1].source
+    # a check cell of comments only still makes a block Python accepts
+    out, _ = notebooks.gather_checks(cells(("x = 1", False), ("# glue: moved", True),
+                                           ("", True)))
+    compile(out[-1].source, "checks", "exec")
+    assert "    # glue: moved\n    pass" in out[-1].source
 
 
 def test_the_checks_cell_lists_every_failure_and_goes_on(capsys):

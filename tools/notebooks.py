@@ -874,6 +874,15 @@ def checks_intro(reads: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _has_code(source: str) -> bool:
+    """Whether a cell holds a statement (not only comments and blank lines)."""
+    try:
+        return bool(ast.parse("\n".join(("pass" if re.match(r"^\s*[%!]", line) else line)
+                                         for line in source.split("\n"))).body)
+    except SyntaxError:
+        return True  # (kept as it is; the checks cell then reports the error)
+
+
 def _indented(source: str, prefix: str = "    ") -> str:
     """A cell's code as the body of a ``with`` block: every line indented but those
     inside a string of several lines (their text would change)."""
@@ -1069,8 +1078,12 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
     for number, (i, names) in enumerate(zip(moved, reads), start=1):
         opening = (f'with book_checks.block({number}, reads="{", ".join(names)}"):' if names
                    else f"with book_checks.block({number}):  # the book's own data")
-        body = _indented(cells[i].source.strip("\n")) if cells[i].source.strip() else "    pass"
-        blocks.append(f"{opening}\n{body}")
+        source = cells[i].source.strip("\n")
+        # (a block of comments only, a glue import the conversion commented out, needs a
+        # statement)
+        blocks.append(f"{opening}\n{_indented(source)}" if _has_code(source)
+                      else f"{opening}\n{_indented(source) + chr(10) if source.strip() else ''}"
+                           "    pass")
     checks = nbformat.v4.new_code_cell("\n\n".join([CHECKS_HEAD.rstrip("\n"), *blocks,
                                                     CHECKS_TAIL]))
     # No outputs: those of separate cells, under old execution counts, would mislead
