@@ -266,10 +266,19 @@ class Checks:
     ...     keep("n", 12, exact=12)
     0.75
     12
+    >>> with checks.block(3, reads="s"):
+    ...     found = [keep(f"k{k}", k, exact=7) for k in range(5)]
     >>> checks.report()
-    1 of 2 checks failed: the text's numbers no longer hold there.
+    2 of 3 checks failed: the text's numbers no longer hold there.
       check 2 (reads y, s): glue key 'auc': computed 0.75, rounds to 0.75 at 4 places, expected 0.7969
+      check 3 (reads s): 5 failures
+        glue key 'k0': computed 0, expected exactly 7
+        glue key 'k1': computed 1, expected exactly 7
+        glue key 'k2': computed 2, expected exactly 7
+        ... and 2 more
     """
+
+    SHOWN = 3  # failures listed per check; the rest are counted
 
     def __init__(self):
         self.failures = []  # (block number, what it reads, message)
@@ -328,12 +337,21 @@ class Checks:
             print(f"All {total} checks hold: the text's numbers are the ones computed above.",
                   file=out)
             return
-        failed = len({number for number, _, _ in self.failures})
-        print(f"{failed} of {total} checks failed: the text's numbers no longer hold there.",
-              file=out)
+        by_check = {}
         for number, reads, message in self.failures:
+            by_check.setdefault((number, reads), []).append(message)
+        print(f"{len(by_check)} of {total} checks failed: the text's numbers no longer hold "
+              "there.", file=out)
+        for (number, reads), messages in by_check.items():
             where = f"check {number}" + (f" (reads {reads})" if reads else "")
-            print(f"  {where}: {message}", file=out)
+            if len(messages) == 1:
+                print(f"  {where}: {messages[0]}", file=out)
+                continue
+            print(f"  {where}: {len(messages)} failures", file=out)
+            for message in messages[:self.SHOWN]:
+                print(f"    {message}", file=out)
+            if len(messages) > self.SHOWN:
+                print(f"    ... and {len(messages) - self.SHOWN} more", file=out)
 
 
 def _describe(error):
