@@ -3,13 +3,17 @@
 #                  downloadable notebooks, the website in a browser, the PDFs
 #   make book      set up .venv and build the HTML book under _build/html, with a
 #                  downloadable notebook per page under _build/html/_sources/
-#   make pdf       the whole book as one PDF: _build/latex/evalmetrics.pdf; fails on an
-#                  overfull box wider than 1 pt or a page 3 pt too high
-#                  (tools/latex_log.py). `make book pdf`
-#                  builds the PDF first and the website offers it for download.
-#   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes]
+#   make pdf [PAPER=a4|letter] [SOLUTIONS=no]
+#                  the whole book as one PDF: _build/latex/evalmetrics.pdf, with the
+#                  solutions (SOLUTIONS=no: the student edition, without them,
+#                  _build/latex/evalmetrics-student.pdf); A4 unless PAPER=letter. Fails
+#                  on an overfull box wider than 1 pt, a page 3 pt too high or a page less
+#                  than a quarter full that ends no chapter (tools/latex_log.py).
+#                  `make book pdf` builds the PDF first and the website offers it.
+#   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes] [PAPER=...]
 #                  a PDF of chosen pages: _build/handout/<pages>-student.pdf, exercises
-#                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf
+#                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf; the
+#                  title page and the running head name the edition
 #   make system    install the Debian packages the PDF and the browser test need
 #   make expected-outputs
 #                  record the outputs of the cells tagged nbval-check-output
@@ -29,7 +33,10 @@ BUILD  := $(JB) build -n -W --keep-going
 LOCK   := mkdir -p _build && flock _build/.lock
 PAGES  ?=
 TITLE  ?=
-SOLUTIONS ?= no
+# Empty: the handout's default (the student edition), the book's (with the solutions).
+SOLUTIONS ?=
+# a4 or letter; empty: the book's own (latex_elements.papersize in _config.yml).
+PAPER  ?=
 
 # Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
@@ -73,15 +80,20 @@ book: $(STAMP)
 	$(LOCK) $(BUILD) .
 	@touch _build/.html-built
 
+# The LaTeX of the edition asked for (_ext/evalmetrics_latex.py reads the two variables),
+# then only its own PDF: evalmetrics.tex and evalmetrics-student.tex share _build/latex.
+PDF_NAME := evalmetrics$(if $(filter no,$(SOLUTIONS)),-student)
 pdf: $(STAMP) tex
-	$(LOCK) $(BUILD) --builder pdflatex .
-	$(BIN)/python tools/latex_log.py _build/latex/evalmetrics.log
-	@touch _build/latex/evalmetrics.pdf
-	@echo "PDF: _build/latex/evalmetrics.pdf"
+	$(LOCK) sh -c 'EVALMETRICS_PAPER="$(PAPER)" EVALMETRICS_SOLUTIONS="$(SOLUTIONS)" \
+	  $(BUILD) --builder latex . && $(MAKE) --no-print-directory -C _build/latex $(PDF_NAME).pdf'
+	$(BIN)/python tools/latex_log.py _build/latex/$(PDF_NAME).log
+	@touch _build/latex/$(PDF_NAME).pdf
+	@echo "PDF: _build/latex/$(PDF_NAME).pdf"
 
 handout: $(STAMP) tex
-	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no]'; exit 2; }
-	$(LOCK) $(BIN)/python tools/handout.py --title "$(TITLE)" --solutions "$(SOLUTIONS)" $(PAGES)
+	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no] [PAPER=a4|letter]'; exit 2; }
+	$(LOCK) $(BIN)/python tools/handout.py --title "$(TITLE)" --solutions "$(or $(SOLUTIONS),no)" \
+	  --paper "$(PAPER)" $(PAGES)
 
 # apt-get only for what is missing, one installation at a time on the machine (a lock in
 # tools/system.py shared by these three targets and the test fixtures); a clear message

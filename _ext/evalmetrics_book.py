@@ -512,6 +512,9 @@ def _write_zip(app, book: notebooks.Book) -> None:
     # Every page's notebook (a chapter links to the reference's pages too), the
     # chapters in reading order first; the README lists the chapters.
     order = {doc: int(number) for doc, number in book.chapters.items()}
+    # (and the chapters of the toc without a number, the bibliography, after them)
+    unnumbered = [doc for doc in app.env.toctree_includes.get(app.config.root_doc, [])
+                  if doc not in order]
     for docname in sorted(notebook_pages(app), key=lambda doc: (order.get(doc, 10**6), doc)):
         notebook = outdir / f"{docname}.ipynb"
         if not notebook.is_file():
@@ -520,8 +523,8 @@ def _write_zip(app, book: notebooks.Book) -> None:
         solutions = outdir / f"{docname}-solutions.ipynb"
         if solutions.is_file():
             files.append(solutions)
-        if docname in order:
-            chapters.append((book.chapters[docname], book.titles.get(docname, docname),
+        if docname in order or docname in unnumbered:
+            chapters.append((book.chapters.get(docname, ""), book.titles.get(docname, docname),
                              notebook.name))
     try:
         wheel = notebook_zip.build_wheel(ROOT, ROOT / "_build" / "wheel", book.version)

@@ -74,7 +74,7 @@ class SolutionEditions(SphinxPostTransform):
                 node.parent.remove(node)
             # (room for the heading, the first solution's title and a few of its lines:
             # the heading never ends a page alone)
-            section += nodes.raw("", "\\needspace{10\\baselineskip}\n", format="latex")
+            section += nodes.raw("", "\\Needspace{10\\baselineskip}\n", format="latex")
             section += nodes.rubric(text="Solutions")
             for node in answers:
                 section += node
@@ -138,7 +138,7 @@ def _visit_solution_latex(self, node) -> None:
         code = sum(block.astext().count("\n") + 1 for block in first.findall(nodes.literal_block)
                    if first is block or "cell_output" not in block.parent.get("classes", []))
         if code:
-            self.body.append(f"\\needspace{{{6 + min(code, 16)}\\baselineskip}}\n")
+            self.body.append(f"\\Needspace{{{6 + min(code, 16)}\\baselineskip}}\n")
     self.body.append("\n\\begin{evalmetricssolution}")
 
 
@@ -154,7 +154,9 @@ def setup(app):
     app.add_node(solution_node, override=True,
                  html=(visit_solution_node, depart_solution_node),
                  latex=(_visit_solution_latex, _depart_solution_latex))
-    app.add_config_value("evalmetrics_solutions", True, "env", types=[bool])
+    # (a post-transform reads it, when a page is written: switching editions reads no
+    # page again, and `make pdf SOLUTIONS=no` leaves the website's environment alone)
+    app.add_config_value("evalmetrics_solutions", True, "html", types=[bool])
     app.add_post_transform(SolutionEditions)
     app.add_transform(ExerciseMarks)
     # After sphinx-book-theme built the header buttons (its priority 501).

@@ -15,8 +15,11 @@ this extension puts it back, for the whole book and for a handout alike:
   its number in the full book, and Sphinx's own numbers are rewritten to match, so
   "Theorem 6.1" is the same theorem in every product.
 * **One bibliography**, inside the bibliography chapter, without the alphabetic
-  labels ("[Faw06]") that the author-year citations of the text never show.
-* **Proof boxes** get their title ("Proof") in the box's title bar.
+  labels ("[Faw06]") that the author-year citations of the text never show.  That
+  chapter is back matter, unnumbered like any chapter of the toc that Sphinx gives
+  no number (LaTeX numbers every ``\\chapter`` unless told otherwise).
+* **Proof boxes** get their title ("Proof") in the box's title bar, and no box
+  (a theorem, a proof, an exercise, a note) starts in the last lines of a page.
 * **Handouts**: a reference into a chapter that is not in the handout prints as
   "Chapter 14, *Pitfalls*, in the full book"; the landing page is replaced by a
   short title page of the handout's own; the bibliography lists only the works
@@ -75,6 +78,20 @@ def chapter_numbers(app) -> dict[str, int]:
     return found
 
 
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def unnumbered_chapters(app, numbers: dict[str, int]) -> list[str]:
+    """The chapters of the root's table of contents that carry no number (the
+    bibliography, in a last part without ``numbered``); not the root itself."""
+    top = app.env.toctree_includes.get(app.config.root_doc, [])
+    return [doc for doc in top if doc not in numbers and doc != app.config.root_doc]
+
+
 class BookStructure(SphinxPostTransform):
     """Parts, preface, chapter numbers, the bibliography's place and proof titles."""
 
@@ -88,20 +105,30 @@ class BookStructure(SphinxPostTransform):
         app = self.app
         numbers = chapter_numbers(app)
         parts = {} if app.config.evalmetrics_handout else part_captions(self.env)
+        unnumbered = set(unnumbered_chapters(app, numbers))
         for sof in list(document.findall(addnodes.start_of_file)):
             docname = sof["docname"]
-            before = []
+            before, after = [], []
             if docname in parts:
                 before.append(_raw(rf"\part{{{_latex_escape(parts[docname])}}}" + "\n"))
             if docname in numbers:
-                sof.insert(0, _raw(rf"\setcounter{{chapter}}{{{numbers[docname] - 1}}}" + "\n"))
+                sof.insert(0, _raw(r"\setcounter{chapter}{" + str(numbers[docname] - 1) + "}\n"))
+            elif docname in unnumbered:
+                # Back matter (the bibliography): a chapter without a number, in the
+                # contents, the heading and the running foot; numbering resumes after it.
+                before.append(_raw(r"\edef\evalmetricssecnumdepth{\the\value{secnumdepth}}"
+                                   r"\setcounter{secnumdepth}{-1}" + "\n"))
+                after.append(_raw(r"\setcounter{secnumdepth}{\evalmetricssecnumdepth}" + "\n"))
             parent = sof.parent
             index = parent.index(sof)
+            for offset, node in enumerate(after):
+                parent.insert(index + 1 + offset, node)
             for offset, node in enumerate(before):
                 parent.insert(index + offset, node)
         self._preface(document)
         self._bibliography(document)
         self._proofs(document)
+        self._boxes(document)
 
     def _preface(self, document) -> None:
         """The landing page's own sections as unnumbered headings of one preface."""
@@ -134,6 +161,19 @@ class BookStructure(SphinxPostTransform):
             return
         found.parent.remove(found)
         section.append(found)
+
+    BOX_LINES = 5  # a box's title bar and the first lines of its text
+
+    def _boxes(self, document) -> None:
+        """A theorem, proof, exercise or note starts a page rather than leave its title
+        bar alone at the foot of one (the box splits after its title, anywhere)."""
+        for box in list(document.findall(nodes.Admonition)):
+            parent = box.parent
+            if parent is None or any(isinstance(a, (nodes.Admonition, nodes.table))
+                                     for a in _ancestors(box)):
+                continue
+            parent.insert(parent.index(box),
+                          _raw(r"\Needspace{" + str(self.BOX_LINES) + r"\baselineskip}" + "\n"))
 
     def _proofs(self, document) -> None:
         """sphinx-proof's proofs are admonitions without a title; LaTeX then takes the
@@ -292,6 +332,43 @@ class TablesFit(SphinxPostTransform):
             parent.insert(index + offset, node)
 
 
+class IndexEntries(SphinxPostTransform):
+    """The printed index's entries, short enough for its narrow columns.
+
+    The index holds the reference's names (autodoc's entries), each with Sphinx's
+    remark in brackets: "accuracy() (in module evalmetrics)" on almost every line,
+    "as_matrix() (evalmetrics.BinaryCounts method)", and each module twice ("module,
+    evalmetrics.arrays" and "evalmetrics.arrays, module").  Justified in a column a
+    third of the page wide, those remarks broke as "(evalmet- rics.GaussianNaiveBayes
+    method)" with wide gaps.  Here the remark names only what the name does not say
+    ("(BinaryCounts method)", "(class)", nothing for a function of the package), each
+    module is listed once, and the preamble sets the index ragged right, unhyphenated.
+    """
+
+    default_priority = 790
+    builders = LATEX_BUILDERS
+    PACKAGE = "evalmetrics"
+
+    def run(self, **kwargs) -> None:
+        for node in self.document.findall(addnodes.index):
+            node["entries"] = [self._entry(*entry) for entry in node["entries"]]
+
+    def _entry(self, kind, text, target, main, key):
+        if kind == "pair" and text.startswith("module; "):
+            return ("single", f"{text[len('module; '):]} (module)", target, main, key)
+        found = re.match(r"^(.*\S)\s+\(([^()]*)\)$", text)
+        if kind != "single" or not found:
+            return (kind, text, target, main, key)
+        name, remark = found.groups()
+        package = re.escape(self.PACKAGE)
+        remark = re.sub(rf"^in module {package}$", "", remark)
+        remark = re.sub(rf"^in module ({package}\.)", r"in \1", remark)
+        remark = re.sub(rf"^(class|exception|data) in {package}(\.[\w.]+)?$", r"\1", remark)
+        remark = re.sub(rf"^{package}\.(?:[\w]+\.)*(\w+ (?:method|attribute|property|"
+                        r"class method|static method))$", r"\1", remark)
+        return (kind, f"{name} ({remark})" if remark else name, target, main, key)
+
+
 # ------------------------------------------------------------------ handouts
 
 
@@ -341,11 +418,17 @@ def _handout_front(app, text: str) -> str:
              f"is at <{website}>." if website else
              "The full book, with every chapter, its notebooks and the package they run, "
              "is built from the same sources (`make book`, `make pdf`).")
+    edition = {STUDENT_EDITION: "This is the student edition: the exercises, without "
+                                "their solutions.",
+               INSTRUCTOR_EDITION: "This is the instructor edition: the solutions of each "
+                                   "chapter's exercises follow them, at the chapter's end."
+               }.get(app.config.evalmetrics_edition, "")
     return (f"{header}\n{'(' + label.group(1) + ')=' if label else ''}\n"
             f"# {app.config.project}\n\n"
             f"This handout holds {'these chapters' if len(numbers) > 1 else 'this chapter'} "
             f"of *{app.config.evalmetrics_book_title}*, version {app.config.release}, "
-            f"with their numbers in the full book:\n\n{items}\n\n{where}\n")
+            f"with their numbers in the full book:\n\n{items}\n\n"
+            f"{edition + ' ' if edition else ''}{where}\n")
 
 
 # ------------------------------------------------------------------ front matter
@@ -374,7 +457,69 @@ def _front_matter(app) -> str:
             + "\n\\clearpage\n")
 
 
+PAPER_SIZES = {"a4": "a4paper", "letter": "letterpaper"}
+STUDENT_EDITION = "Student edition"
+INSTRUCTOR_EDITION = "Instructor edition (with solutions)"
+
+
+def _edition_preamble(edition: str) -> str:
+    """The edition under the title on the title page, and at the left of the running
+    head of every page; the head's right side (title and release) wraps to a second
+    line rather than run into it."""
+    text = _latex_escape(edition)
+    return ("\n% The edition (_ext/evalmetrics_latex.py): title page and running head.\n"
+            "\\makeatletter\n"
+            f"\\setreleaseinfo{{\\par\\medskip\\upshape\\bfseries {text}}}\n"
+            "\\g@addto@macro\\ps@normal{%\n"
+            f"  \\fancyhead[LO]{{{{\\py@HeaderFamily {text}}}}}%\n"
+            f"  \\fancyhead[RO]{{\\sbox\\@tempboxa{{\\py@HeaderFamily {text}}}%\n"
+            "    \\parbox[b]{\\dimexpr\\headwidth-\\wd\\@tempboxa-2em\\relax}"
+            "{\\raggedleft\\py@HeaderFamily \\@title\\sphinxheadercomma\\py@release}}}\n"
+            "\\makeatother\n")
+
+
+def _book_options(app, config) -> None:
+    """``make pdf PAPER=letter SOLUTIONS=no``: the paper size and the edition of the
+    whole book, from ``EVALMETRICS_PAPER`` and ``EVALMETRICS_SOLUTIONS``, which only
+    ``make pdf`` sets.  The edition without solutions is written to
+    ``evalmetrics-student.tex``, beside the book's own ``evalmetrics.tex``.  (Neither
+    value is one a page is read with: switching them reads no page again.)"""
+    paper = os.environ.get("EVALMETRICS_PAPER", "").strip().lower()
+    if paper:
+        if paper not in PAPER_SIZES:
+            from sphinx.errors import ConfigError
+
+            raise ConfigError(f"EVALMETRICS_PAPER={paper!r}: give one of "
+                              f"{', '.join(sorted(PAPER_SIZES))}")
+        config.latex_elements = {**config.latex_elements, "papersize": PAPER_SIZES[paper]}
+    solutions = os.environ.get("EVALMETRICS_SOLUTIONS", "").strip().lower()
+    if solutions not in ("", "yes", "no"):
+        from sphinx.errors import ConfigError
+
+        raise ConfigError(f"EVALMETRICS_SOLUTIONS={solutions!r}: give yes or no")
+    if solutions == "no" and not config.evalmetrics_handout:
+        config.evalmetrics_solutions = False
+        config.evalmetrics_edition = config.evalmetrics_edition or STUDENT_EDITION
+
+
+def student_documents(latex_documents: list) -> list:
+    """The LaTeX documents of the student edition: ``evalmetrics-student.tex``."""
+    return [(start, target.replace(".tex", "-student.tex"), *rest)
+            for start, target, *rest in latex_documents]
+
+
+def _student_target(app, env) -> list[str]:
+    """The student edition's file name, set once Jupyter Book has set the book's own
+    (it applies ``latex.latex_documents`` of _config.yml after Sphinx starts, and the
+    LaTeX builder reads the list again when it writes)."""
+    if not app.config.evalmetrics_handout and \
+            os.environ.get("EVALMETRICS_SOLUTIONS", "").strip().lower() == "no":
+        app.config.latex_documents = student_documents(app.config.latex_documents)
+    return []
+
+
 def _on_config_inited(app, config) -> None:
+    _book_options(app, config)
     if not config.evalmetrics_date:
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         day = (_dt.datetime.fromtimestamp(int(stamp), _dt.timezone.utc) if stamp
@@ -393,6 +538,9 @@ def _on_config_inited(app, config) -> None:
     # website is written again when the PDF appears.
     config.evalmetrics_book_pdf = "yes" if _book_pdf(app) else ""
     elements = dict(config.latex_elements)
+    if config.evalmetrics_edition:
+        elements["preamble"] = elements.get("preamble", "") + _edition_preamble(
+            config.evalmetrics_edition)
     elements.setdefault("maketitle", _front_matter(app))
     # Sphinx titles the contents with the root's first toctree caption (a part's).
     elements.setdefault("tableofcontents",
@@ -521,6 +669,10 @@ def setup(app):
     app.add_config_value("evalmetrics_book_chapters", {}, "env")
     app.add_config_value("evalmetrics_book_titles", {}, "env")
     app.add_config_value("evalmetrics_foreign_labels", {}, "env")
+    # "Student edition", "Instructor edition (with solutions)": on the title page and in
+    # the running head (tools/handout.py, `make pdf SOLUTIONS=no`); "" for the book.
+    # (read once, into the LaTeX preamble: no page is read again when it changes)
+    app.add_config_value("evalmetrics_edition", "", "")
     app.add_config_value("evalmetrics_book_pdf", "", "html")
     app.connect("config-inited", _on_config_inited)
     # After sphinx-book-theme's header buttons (priority 501).
@@ -529,7 +681,9 @@ def setup(app):
     app.connect("source-read", _handout_source)
     app.connect("missing-reference", _handout_missing_reference, priority=400)
     app.connect("env-get-updated", _renumber_handout, priority=900)
+    app.connect("env-updated", _student_target)
     app.add_post_transform(BookStructure)
     app.add_post_transform(TablesFit)
     app.add_post_transform(FigureWithItsCode)
+    app.add_post_transform(IndexEntries)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -138,21 +138,29 @@ def test_handout_inputs(tmp_path):
     toc_path, config_path = handout.write_inputs(["roc-auc", "calibration"], "A title", tmp_path)
     toc = yaml.safe_load(toc_path.read_text())
     assert toc["root"] == "book/index"
-    # One numbered part without a caption: no \part in a handout, chapters numbered.
-    (part,) = toc["parts"]
+    # A numbered part without a caption (no \part in a handout, chapters numbered), then
+    # the bibliography, back matter, unnumbered as in the book.
+    part, back = toc["parts"]
     assert part["numbered"] == 1 and "caption" not in part
-    assert [c["file"] for c in part["chapters"]] == ["book/roc-auc", "book/calibration",
-                                                     "book/bibliography"]
+    assert [c["file"] for c in part["chapters"]] == ["book/roc-auc", "book/calibration"]
+    assert back == {"chapters": [{"file": "book/bibliography"}]}
     config = yaml.safe_load(config_path.read_text())
     assert config["title"] == "A title"
     # The full book's numbers and titles (_ext/evalmetrics_latex.py): chapter numbers
-    # follow _toc.yml through its parts, the preface (index) is not numbered.
+    # follow _toc.yml through its numbered parts; neither the preface (index) nor the
+    # bibliography has one.
     options = config["sphinx"]["config"]
     book = handout.book_numbers()
-    assert list(book) == handout.chapters() and book[handout.chapters()[0]] == 1
+    assert list(book) == [page for page in handout.chapters() if page != "bibliography"]
+    assert book[handout.chapters()[0]] == 1
     assert options["evalmetrics_handout"] is True
     assert options["evalmetrics_chapter_numbers"] == {
-        page: book[page] for page in ("roc-auc", "calibration", "bibliography")}
+        page: book[page] for page in ("roc-auc", "calibration")}
+    assert options["evalmetrics_chapter_titles"]["bibliography"] == "Bibliography"
+    # the student edition by default, named on its title page and running head
+    assert options["evalmetrics_solutions"] is False
+    assert options["evalmetrics_edition"] == "Student edition"
+    assert options["latex_elements"]["papersize"] == "a4paper"  # the book's paper
     assert options["evalmetrics_chapter_titles"]["roc-auc"] == handout.page_title("roc-auc")
     assert options["evalmetrics_book_title"] == yaml.safe_load(
         (ROOT / "_config.yml").read_text())["title"]
@@ -163,6 +171,65 @@ def test_handout_inputs(tmp_path):
     assert config["latex"]["latex_documents"] == {"targetname": "handout.tex", "title": "A title"}
     assert all(Path(p).is_absolute() for p in config["bibtex_bibfiles"])
     assert all(Path(p).is_absolute() for p in config["sphinx"]["local_extensions"].values())
+
+
+def test_handout_editions_and_paper(tmp_path):
+    _, config_path = handout.write_inputs(["roc-auc"], "T", tmp_path, solutions=True,
+                                          paper="letter")
+    options = yaml.safe_load(config_path.read_text())["sphinx"]["config"]
+    assert options["evalmetrics_solutions"] is True
+    assert options["evalmetrics_edition"] == "Instructor edition (with solutions)"
+    assert options["latex_elements"]["papersize"] == "letterpaper"
+    # the rest of the book's LaTeX settings stay
+    assert "preamble" in options["latex_elements"]
+
+
+def _latex_config(monkeypatch, **environment):
+    """The configuration as _ext/evalmetrics_latex.py leaves it for a LaTeX build of the
+    book under these environment variables (what `make pdf PAPER=... SOLUTIONS=...` sets)."""
+    import types
+
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import evalmetrics_latex
+
+    for name in ("EVALMETRICS_PAPER", "EVALMETRICS_SOLUTIONS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    config = types.SimpleNamespace(
+        latex_elements={"papersize": "a4paper"}, evalmetrics_handout=False,
+        evalmetrics_solutions=True, evalmetrics_edition="",
+        latex_documents=[("book/index", "evalmetrics.tex", "Evaluation metrics", "A", "manual")])
+    evalmetrics_latex._book_options(None, config)
+    return config
+
+
+def test_make_pdf_paper_and_student_edition(monkeypatch):
+    import types
+
+    config = _latex_config(monkeypatch)
+    assert config.latex_elements["papersize"] == "a4paper" and config.evalmetrics_solutions
+    assert config.evalmetrics_edition == ""
+    config = _latex_config(monkeypatch, EVALMETRICS_PAPER="letter", EVALMETRICS_SOLUTIONS="no")
+    assert config.latex_elements["papersize"] == "letterpaper"
+    assert config.evalmetrics_solutions is False
+    assert config.evalmetrics_edition == "Student edition"
+    import evalmetrics_latex
+
+    app = types.SimpleNamespace(config=config)
+    assert evalmetrics_latex._student_target(app, None) == []
+    assert config.latex_documents[0][1] == "evalmetrics-student.tex"
+    from sphinx.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="EVALMETRICS_PAPER='legal'"):
+        _latex_config(monkeypatch, EVALMETRICS_PAPER="legal")
+    with pytest.raises(ConfigError, match="EVALMETRICS_SOLUTIONS='maybe'"):
+        _latex_config(monkeypatch, EVALMETRICS_SOLUTIONS="maybe")
+    # A4 by default (_config.yml), and the Makefile passes both variables to the build
+    assert CONFIG["sphinx"]["config"]["latex_elements"]["papersize"] == "a4paper"
+    makefile = (ROOT / "Makefile").read_text()
+    assert 'EVALMETRICS_PAPER="$(PAPER)" EVALMETRICS_SOLUTIONS="$(SOLUTIONS)"' in makefile
+    assert '--paper "$(PAPER)"' in makefile
 
 
 def test_handout_rejects_unknown_pages(capsys):
@@ -590,7 +657,11 @@ def test_chapters_are_numbered_through_the_parts():
     # website, in the PDF (_ext/evalmetrics_latex.py sets LaTeX's chapter counter from
     # them), in the handouts and in the notebooks (which read Sphinx's numbers).
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    assert all(part.get("numbered") == 1 for part in toc["parts"])
+    *numbered, back = toc["parts"]
+    assert all(part.get("numbered") == 1 for part in numbered)
+    # The bibliography, back matter, closes the book without a number (and without a
+    # caption: no part of its own in the PDF or the website's menu).
+    assert back == {"chapters": [{"file": "book/bibliography"}]}
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     sphinx = config["sphinx"]["config"]
     # Jupyter Book adds sphinx_multitoc_numbering itself; this list replaces Jupyter Book's.
@@ -602,8 +673,8 @@ def test_chapters_are_numbered_through_the_parts():
 
 def test_latex_log_gate_is_part_of_the_pdf_targets():
     makefile = (ROOT / "Makefile").read_text()
-    assert "tools/latex_log.py _build/latex/evalmetrics.log" in makefile
-    assert "latex_log.overfull_boxes" in (ROOT / "tools" / "handout.py").read_text()
+    assert "tools/latex_log.py _build/latex/$(PDF_NAME).log" in makefile
+    assert "latex_log.problems(" in (ROOT / "tools" / "handout.py").read_text()
 
 
 # ------------------------------------------------------------ the first run

@@ -128,13 +128,42 @@ def test_theorem_proof_and_admonitions_are_plain_markdown(book):
             ":::{note}\nA note.\n:::\n\n:::{admonition} Why\n:class: tip\nBecause.\n:::\n\n"
             "```{warning} Inline body.\n```")
     out, _, _ = convert(text, book)
-    assert "> **Theorem 1 (AUC is a probability).**" in out
-    assert "> The AUC is 0.7969." in out
+    # A rule, the title in bold, the text, a rule: never a quoted block (next test).
+    assert "---\n\n**Theorem 1 (AUC is a probability).**\n\nThe AUC is 0.7969.\n\n---" in out
     assert "*Proof.* Count pairs. ∎" in out
-    assert "> **Note.**" in out and "> A note." in out
-    assert "> **Why.**" in out and "> Because." in out
-    assert "> **Warning.**" in out and "> Inline body." in out
-    assert leftover_myst(out) == []
+    assert "---\n\n**Note.**\n\nA note.\n\n---" in out
+    assert "**Why.**\n\nBecause." in out
+    assert "**Warning.**\n\nInline body." in out
+    assert leftover_myst(out) == [] and quoted_math(out) == []
+
+
+def quoted_math(markdown: str) -> list[str]:
+    """What JupyterLab renders wrong (jupyterlab/jupyterlab#16755): display math inside
+    a quoted block (``> $$``), or a line inside display math or an environment that
+    starts with ``>`` (a quote's marker, kept inside the equation)."""
+    text = re.sub(r"^(\s*)(`{3,}|~{3,}).*?^\s*\2\s*$", "", markdown,
+                  flags=re.MULTILINE | re.DOTALL)  # code may show anything
+    bad = [line for line in text.splitlines()
+           if re.match(r"^\s*>", line) and ("$$" in line or "\\begin{" in line)]
+    for block in re.findall(r"\$\$.*?\$\$|\\begin\{(?:\w+\*?)\}.*?\\end\{\w+\*?\}", text,
+                            flags=re.DOTALL):
+        bad += [line for line in block.splitlines()[1:] if line.lstrip().startswith(">")]
+    return bad
+
+
+def test_display_math_is_never_quoted(book):
+    # As the MCC theorem of the imbalance chapter: display math over several lines in
+    # a theorem, an exercise and a note, and inline math over two lines.
+    math = "$$\n\\text{MCC} = \\frac{a}\n{b}\n$$"
+    text = (f"````{{prf:theorem}} The MCC\n:label: thm-auc\n\nIt is\n\n{math}\n````\n\n"
+            f"```{{exercise}}\n:label: ex-1\n\nShow\n\n{math}\n\nand $a +\nb$.\n```\n\n"
+            f":::{{note}}\n{math}\n:::")
+    out, _, _ = convert(text, book)
+    assert quoted_math(out) == []
+    assert not re.search(r"^\s*>", out, re.MULTILINE)
+    # the check catches both forms
+    assert quoted_math("> $$\n> a\n> $$")
+    assert quoted_math("$$\n\\begin{aligned}\n> a\n\\end{aligned}\n$$")
 
 
 def test_glued_figure_becomes_an_attachment_with_numbered_caption(book):
@@ -207,7 +236,8 @@ def test_notebook_conversion_keeps_outputs_and_runs_without_myst_nb(book):
     assert "\nfrom myst_nb import glue\n" not in checks.source.replace(notebooks.GLUE_STAND_IN, "")
     assert "glue('auc'" in checks.source
     assert checks.outputs == []  # glue records: nothing Jupyter could show
-    assert checks.metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    # folded; its output, the report of the checks, shows once it runs
+    assert checks.metadata["jupyter"] == {"source_hidden": True}
     nbformat.validate(out)
     # the stand-in works without myst_nb
     namespace: dict = {}
@@ -254,6 +284,23 @@ def test_bibtex_entries_become_citations():
     assert citations["fawcett2006"].year == "2006"
     assert citations["hanley1982"].authors == "Hanley and McNeil"
     assert "{" not in "".join(c.reference for c in citations.values())
+    # TeX's quotes become typographic ones: Markdown would show ``exact'' as typed
+    assert "better than \u201cexact\u201d for interval" in citations["agresti1998"].reference
+    assert [leftover_myst(c.reference) for c in citations.values()] == [[]] * len(citations)
+
+
+@pytest.mark.parametrize("raw", ["than ``exact'' for", "an \\emph{idea}", "Sch\\\"olkopf",
+                                 "pages 12--15", "Fig.~3"])
+def test_leftover_scan_catches_latex_outside_math(raw):
+    assert leftover_myst(raw)
+
+
+@pytest.mark.parametrize("fine", ["$f''(x)$ and $\\frac{a}{b}$", "$$\n\\text{``a''}\n$$",
+                                  "so $a = \\frac{1}{2}\n   + b$ holds",
+                                  "`--toc` and `a~b`", "a well-known fact -- or not",
+                                  "| a | --- |", "---"])
+def test_leftover_scan_leaves_math_code_and_rules_alone(fine):
+    assert leftover_myst(fine) == []
 
 
 # ------------------------------------------------------------ built notebooks
@@ -275,11 +322,16 @@ def test_every_page_has_a_notebook_that_reads_right(downloads, page):
     assert path.is_file(), f"no downloadable notebook for {page}"
     nb = nbformat.read(path, as_version=4)
     nbformat.validate(nb)
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            assert leftover_myst(cell.source) == [], f"{page} cell {index}: raw MyST\n{cell.source}"
-            for key in cell.get("attachments", {}):
-                assert f"attachment:{key}" in cell.source
+    solutions = path.with_name(f"{page}-solutions.ipynb")
+    for name, cells in [(page, nb.cells)] + ([(solutions.stem, nbformat.read(
+            solutions, as_version=4).cells)] if solutions.is_file() else []):
+        for index, cell in enumerate(cells):
+            if cell.cell_type == "markdown":
+                # no raw MyST, no LaTeX-only markup (``quotes''), no math inside a quote
+                assert leftover_myst(cell.source) == [], f"{name} cell {index}:\n{cell.source}"
+                assert quoted_math(cell.source) == [], f"{name} cell {index}:\n{cell.source}"
+                for key in cell.get("attachments", {}):
+                    assert f"attachment:{key}" in cell.source
     # what the build parsed (the source may have changed since)
     parsed = ROOT / "_build" / "jupyter_execute" / "book" / f"{page}.ipynb"
     if parsed.is_file() and any(c.cell_type == "code"
@@ -347,6 +399,24 @@ def test_no_hidden_cell_among_the_reader_s_cells(downloads, page):
               and cell.metadata.get("jupyter", {}).get("source_hidden")
               and not {"glue-stand-in", "install"} & tags[i]]
     assert hidden == [], f"{page}: hidden cells {hidden} stay among the reader's cells"
+
+
+@pytest.mark.book
+def test_the_bibliography_is_back_matter_without_a_number(built_site, downloads):
+    # Unnumbered on the website (its title and the menu), in the notebooks (the header)
+    # and in the zip's list; the PDF: tests/test_book_pdf.py.
+    page = (built_site / "book" / "bibliography.html").read_text(encoding="utf-8")
+    title = re.search(r"<h1[^>]*>(.*?)</h1>", page, re.S).group(1)
+    assert "Bibliography" in title and "section-number" not in title
+    menu = (built_site / "book" / "costs.html").read_text(encoding="utf-8")
+    assert re.findall(r'href="bibliography.html">\s*([^<]*?)\s*<', menu)[0] == "Bibliography"
+    assert re.search(r'href="roc-auc.html">\s*\d+\.', menu)  # while the chapters have one
+    header = nbformat.read(downloads["bibliography"], as_version=4).cells[0].source
+    assert "*Bibliography*" in header and "Chapter" not in header
+    with zipfile.ZipFile(built_site / "evalmetrics-notebooks.zip") as archive:
+        readme = archive.read("evalmetrics-notebooks/README.md").decode("utf-8")
+    assert "* Bibliography: `bibliography.ipynb`" in readme
+    assert not re.search(r"^\d+\. Bibliography", readme, re.MULTILINE)
 
 
 # ------------------------------------------------ the zip of every notebook
@@ -496,6 +566,47 @@ def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
                c.metadata.get("tags", [])):
         return  # a page of prose: nothing to run
     assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    # the checks cell lists failures instead of raising: with the book's own cells,
+    # every check holds
+    report = checks_report(nb)
+    if report is not None:
+        assert re.fullmatch(r"All \d+ checks hold: .*\n", report), f"{page}:\n{report}"
+
+
+def checks_report(nb) -> str | None:
+    """What the checks cell printed, or None for a notebook without one."""
+    cell = next((c for c in nb.cells if c.cell_type == "code"
+                 and "checks" in c.metadata.get("tags", [])), None)
+    if cell is None:
+        return None
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page, old, new", [
+    ("calibration", "np.random.default_rng(2024)", "np.random.default_rng(2025)"),
+    ("roc-auc", "binormal_scores(20000, 20000, mean=2.0, seed=7)",
+     "binormal_scores(20000, 20000, mean=2.5, seed=8)"),
+])
+def test_checks_after_a_reader_s_change_list_what_fails(unzipped, clean_kernel, page, old, new,
+                                                        tmp_path, monkeypatch):
+    # A reader changes a seed or a parameter and runs everything: no traceback, the
+    # checks cell ends with one short list, and only checks that its note says read
+    # the reader's values may fail (those on the book's own data hold).
+    nb = nbformat.read(unzipped / f"{page}.ipynb", as_version=4)
+    changed = [c for c in nb.cells if c.cell_type == "code" and old in c.source
+               and "checks" not in c.metadata.get("tags", [])]
+    assert len(changed) == 1, f"{page}: the cell with {old!r} is not one reader's cell"
+    changed[0].source = changed[0].source.replace(old, new)
+    assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    report = checks_report(nb)
+    lines = report.strip().splitlines()
+    assert lines and re.match(r"^(All \d+ checks hold|\d+ of \d+ checks failed)", lines[0]), report
+    failed = [line for line in lines[1:] if not line.startswith("    ")]  # one per check
+    assert all(line.startswith("  check ") and "(reads " in line for line in failed), report
+    assert all(len(line) < 300 for line in lines) and len(lines) <= 1 + 5 * len(failed), report
+    if page == "calibration":  # its numbers follow the data a seed draws
+        assert failed, report
 
 
 def exercise_pages() -> list[str]:
@@ -513,6 +624,11 @@ def test_solutions_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page,
     solved = [c for c in nb.cells if c.cell_type == "code" and not
               {"chapter-code", "glue-stand-in", "install"} & set(c.metadata.get("tags", []))]
     assert all(c.outputs for c in solved if c.source.strip()), f"{page}: a solution printed nothing"
+    # the chapter's figures are there for the solutions that point at them
+    figures = [c for c in nb.cells if "chapter-code" in c.metadata.get("tags", [])
+               and notebooks.figure_options(c)]
+    assert all(any("image/png" in o.get("data", {}) for o in c.outputs) for c in figures)
+    assert all(not c.metadata["jupyter"].get("outputs_hidden") for c in figures)
 
 
 def test_roles_may_span_lines(book):
@@ -591,8 +707,57 @@ def test_hidden_cells_move_to_one_checks_cell_at_the_end():
                                               ("print(y)", False)))
     assert stay == []
     assert [c.source for c in out[:3]] == ["x = 1", "y = x + 1", "print(y)"]
-    assert out[-1].source == "assert x == 1\n\nfor i in range(2):\n    z = i"
+    # each hidden cell a block of the checks cell, which reports at its end
+    assert out[-1].source == "\n\n".join([
+        notebooks.CHECKS_HEAD.rstrip("\n"),
+        'with book_checks.block(1, reads="x"):\n    assert x == 1',
+        "with book_checks.block(2):  # the book's own data\n"
+        "    for i in range(2):\n        z = i",
+        "book_checks.report()"])
     assert out[-1].metadata["tags"] == ["remove-cell", "checks"]
+    assert out[-1].metadata["jupyter"] == {"source_hidden": True}  # its report shows
+    assert "* Check 1 reads values your cells computed (`x`)" in out[-2].source
+    assert "* Check 2 computes from the book's own data" in out[-2].source
+    # a function or an import of the reader's cells is no data, even inside a try
+    out, _ = notebooks.gather_checks(cells(
+        ("try:\n    from myst_nb import glue\nexcept ImportError:\n    def glue(n, v):\n"
+         "        pass\nimport numpy as np", False),
+        ("glue('x', np.pi)", True)))
+    assert "with book_checks.block(1):  # the book's own data" in out[-1].source
+    # a check cell of comments only still makes a block Python accepts
+    out, _ = notebooks.gather_checks(cells(("x = 1", False), ("# glue: moved", True),
+                                           ("", True)))
+    compile(out[-1].source, "checks", "exec")
+    assert "    # glue: moved\n    pass" in out[-1].source
+
+
+def test_the_checks_cell_lists_every_failure_and_goes_on(capsys):
+    # A reader changed the data: two keeps and an assert fail, the other checks still run.
+    import linecache
+
+    out, _ = notebooks.gather_checks(cells(
+        ("from evalmetrics.handbook.pages import keep\nx = 2", False),
+        ("keep('k-x', x, exact=1)\nkeep('k-two', x + 1, exact=2)\nnoted = 1", True),
+        ("assert x == 1\nnever = 1", True),
+        ("text = '''a\nb'''\nassert text == 'a\\nb'\nkeep('k-own', 3, exact=3)", True)))
+    namespace = {}
+    for number, cell in enumerate(c for c in out if c.cell_type == "code"):
+        name = f"<cell {number}>"  # (IPython keeps a cell's lines for tracebacks too)
+        linecache.cache[name] = (len(cell.source), None, cell.source.splitlines(True), name)
+        exec(compile(cell.source, name, "exec"), namespace)
+    assert capsys.readouterr().out.splitlines() == [
+        "2 of 3 checks failed: the text's numbers no longer hold there.",
+        "  check 1 (reads x): 2 failures",
+        "    glue key 'k-x': computed 2, expected exactly 1",
+        "    glue key 'k-two': computed 3, expected exactly 2",
+        "  check 2 (reads x): failed: assert x == 1"]
+    assert namespace["noted"] == 1 and "never" not in namespace
+    assert namespace["text"] == "a\nb"  # a string of two lines is not indented
+    # in the book, outside a block, keep still stops at the first failure
+    from evalmetrics.handbook.pages import keep
+
+    with pytest.raises(AssertionError, match="k-x"):
+        keep("k-x", 2, exact=1)
 
 
 def test_hidden_cells_that_visible_ones_need_stay_in_place():
@@ -603,7 +768,8 @@ def test_hidden_cells_that_visible_ones_need_stay_in_place():
     assert stay == [1, 2]
     assert [c.source for c in out[:5]] == ["x = 1", "table = x * 2", "assert x == 1",
                                            "print(table)", "x = 5"]
-    assert out[-1].source == "assert x == 5"
+    assert out[-1].source.endswith('with book_checks.block(1, reads="x"):\n    assert x == 5'
+                                   '\n\nbook_checks.report()')
     # a hidden cell another staying hidden cell needs stays too
     _, stay = notebooks.gather_checks(cells(("a = 1", True), ("b = a", True), ("print(b)", False)))
     assert stay == [0, 1]
@@ -660,10 +826,18 @@ def test_the_solutions_notebook_starts_with_the_header_too(book):
                 nbformat.v4.new_code_cell("x = 1"),
                 nbformat.v4.new_code_cell("plot_roc_curve(y, s);", metadata={
                     "mystnb": {"figure": {"name": "fig-roc", "caption": "The curve."}}})]
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", text="1")]
+    nb.cells[2].outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG})]
     out, problems = notebooks.solutions_notebook(nb, book, docname="book/x")
     assert problems == []
-    # the chapter's code is folded and not run: no caption of a figure that is not there
-    assert not [c for c in out.cells if "figure-caption" in c.metadata.get("tags", [])]
+    # the chapter's code is folded, without its outputs but its figures, which stay
+    # under their captions: a solution may say "in Figure 2"
+    code = [c for c in out.cells if "chapter-code" in c.metadata.get("tags", [])]
+    assert [c.outputs != [] for c in code] == [False, True]
+    assert all(c.metadata["jupyter"]["source_hidden"] for c in code)
+    assert not code[1].metadata["jupyter"].get("outputs_hidden")
+    index = out.cells.index(code[1])
+    assert out.cells[index + 1].source == "*Figure 2: The curve.*"
     assert [c.metadata.get("tags") for c in out.cells[:2]] == [["notebook-header"], ["install"]]
     assert "worked solutions" in out.cells[0].source
 

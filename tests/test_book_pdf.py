@@ -322,6 +322,39 @@ def test_latex_log_reads_overfull_boxes():
     assert str(boxes[0]).endswith("42.2 pt too high")
 
 
+def test_latex_log_reads_page_fills():
+    # As the preamble's hook of \@outputpage writes them (a line may wrap in the log).
+    log = ("evalmetrics-page 1 (i): 40.0pt of 650.43001pt opens\n"
+           "evalmetrics-page 2 (ii): 600.0pt of 650.43001pt\n"
+           "evalmetrics-page 3 (1): 620.0pt of 650.43001pt opens\n"
+           "evalmetrics-page 4 (2): 58.0pt of\n650.43001pt\n"
+           "evalmetrics-page 5 (3): 600.0pt of 650.43001pt\n"
+           "evalmetrics-page 6 (4): 30.0pt of 650.43001pt\n"
+           "evalmetrics-page 7 (5): 500.0pt of 650.43001pt opens\n"
+           "evalmetrics-page 8 (6): 12.0pt of 650.43001pt\n")
+    pages = latex_log.page_fills(log)
+    assert [(p.page, p.printed, p.opens) for p in pages][:4] == [
+        (1, "i", True), (2, "ii", False), (3, "1", True), (4, "2", False)]
+    # page 4 is nearly empty inside its chapter; page 6 ends one, page 8 ends the book,
+    # page 1 (the title page) is followed by a page that opens nothing either
+    assert [p.page for p in latex_log.near_empty_pages(pages)] == [1, 4]
+    assert str(pages[3]) == "page 4 (printed 2): 9% full (58 pt of 650 pt)"
+
+
+def test_book_pdf_has_no_near_empty_page(built_pdf):
+    # A page less than a quarter full that ends no chapter or part: a block kept whole
+    # (a code cell and its figure) moved to the next page and left this one empty.
+    pages = latex_log.page_fills(built_pdf.with_suffix(".log").read_text(
+        encoding="utf-8", errors="replace"))
+    assert len(pages) == int(pdf_info(built_pdf)["Pages"])  # every page is measured
+    assert [str(p) for p in latex_log.near_empty_pages(pages)] == []
+    # what the gate measures is what pdftotext sees: the fullest pages hold text to
+    # their foot, the least full ones stop near their top
+    texts = pdf_text(built_pdf).split("\f")
+    full = max(pages[20:-20], key=lambda p: p.fill)
+    assert full.fill > 0.9 and len(texts[full.page - 1].strip().splitlines()) > 30
+
+
 def test_book_pdf_has_no_overfull_box(built_pdf):
     boxes = latex_log.overfull_boxes(
         built_pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace"),
@@ -349,8 +382,13 @@ def test_book_pdf_has_parts_contents_and_a_preface(built_pdf, book_text):
     chapters = re.findall(r"\\contentsline \{chapter\}\{\\numberline \{(\d+)\}", toc)
     assert chapters[:3] == ["1", "2", "3"]
     assert re.search(r"\\contentsline \{chapter\}\{Preface\}", toc)
-    # One bibliography, a numbered chapter of the Practice part.
-    assert len(re.findall(r"\\contentsline \{chapter\}\{[^\n]*Bibliography", toc)) == 1
+    # One bibliography, back matter after the reference: a chapter without a number.
+    assert re.findall(r"\\contentsline \{chapter\}\{[^\n]*Bibliography", toc) == [
+        "\\contentsline {chapter}{Bibliography"]
+    lines = toc.splitlines()
+    last_numbered = max(i for i, line in enumerate(lines) if "{chapter}{\\numberline" in line)
+    assert lines[last_numbered + 1:][-2].startswith("\\contentsline {chapter}{Bibliography}")
+    assert not re.search(r"Chapter \d+\s+Bibliography|\d+\.\s+Bibliography", book_text)
     # A reader of paper is told where the website and the notebooks are, and which version.
     assert "download button at the top" not in book_text
     assert "About this edition" in book_text and "version" in squash(book_text)
@@ -437,11 +475,14 @@ def test_book_pdf_prints_each_figure_on_the_page_of_its_code(book_text):
 
 
 def test_book_pdf_ends_no_page_with_a_solution_heading(book_text):
+    # nor with the title bar of a box (a theorem, a proof, an exercise, a note) whose
+    # text starts on the next page
     ends = []
     for number, page in enumerate(book_text.split("\f"), start=1):
         lines = [line.strip() for line in page.splitlines() if line.strip()]
-        if len(lines) > 2 and (lines[-2] == "Solutions" or
-                               lines[-2].startswith("Solution to Exercise")):
+        if len(lines) > 2 and (lines[-2] in ("Solutions", "Proof", "Note", "Warning") or
+                               re.match(r"(Solution to Exercise|Exercise|Theorem|Lemma|"
+                                        r"Definition|Corollary) \d+\.\d+", lines[-2])):
             ends.append((number, lines[-2]))  # (the last line is the page's footer)
     assert ends == []
 
@@ -500,8 +541,55 @@ def test_handout_prints_no_raw_label_of_a_left_out_chapter(handout_pdf):
             assert f"Chapter {numbers[target]}, {title}, in the full book" in text, target
 
 
-def test_handout_has_no_overfull_box(handout_pdf):
+def test_handout_passes_the_layout_gate(handout_pdf):
+    # no overfull box, no page nearly empty
     log = handout_pdf.parent / handout_pdf.stem / "_build" / "latex" / "handout.log"
-    boxes = latex_log.overfull_boxes(log.read_text(encoding="utf-8", errors="replace"),
-                                     log.with_suffix(".tex").read_text(encoding="utf-8"))
-    assert [str(b) for b in boxes] == []
+    assert latex_log.problems(log) == []
+    assert latex_log.page_fills(log.read_text(encoding="utf-8", errors="replace"))
+
+
+# ------------------------------------------------------- editions, paper, index
+
+
+def running_heads(pdf: Path) -> list[str]:
+    """The first line of every page (the running head, or a chapter's title)."""
+    return [next((line.strip() for line in page.splitlines() if line.strip()), "")
+            for page in pdf_text(pdf).split("\f")]
+
+
+def test_each_edition_says_which_it_is(built_pdf, handout_pdf, instructor_pdf):
+    # the title page and the running head of every page with one
+    for pdf, edition in ((handout_pdf, "Student edition"),
+                         (instructor_pdf, "Instructor edition (with solutions)")):
+        title_page = squash(pdf_text_pages(pdf, 1, 1))
+        assert edition in title_page and HANDOUT_TITLE in title_page
+        heads = [h for h in running_heads(pdf) if "Release" in h]
+        assert len(heads) > 10 and all(squash(h).startswith(edition) for h in heads), heads[:3]
+        other = ({"Student edition", "Instructor edition"} - {edition.split(" (")[0]}).pop()
+        assert other not in pdf_text(pdf)
+        assert edition.split(" (")[0].lower() in squash(pdf_text(pdf)).lower()
+    # The book itself is the whole book, solutions included: no edition named.
+    text = pdf_text(built_pdf)
+    assert "Student edition" not in text and "Instructor edition" not in text
+
+
+def test_pdfs_are_a4_by_default(built_pdf, handout_pdf):
+    # A4 unless PAPER=letter (tests/test_book_config.py checks that switch)
+    for pdf in (built_pdf, handout_pdf):
+        assert pdf_info(pdf)["Page size"].endswith("(A4)"), pdf
+
+
+def test_book_pdf_index_reads_cleanly(built_pdf, book_text):
+    # The index of the reference's names: short remarks, one entry per module, ragged
+    # right (no "(evalmet- rics.GaussianNaiveBayes method)" stretched over a line).
+    pages = book_text.split("\f")
+    start = max(i for i, page in enumerate(pages) if page.strip().startswith("INDEX"))
+    index = "\f".join(pages[start:])
+    flat = squash(index)
+    assert "accuracy()" in flat and "roc_auc()" in flat
+    assert "in module evalmetrics" not in flat and "class in evalmetrics" not in flat
+    assert "as_matrix() (BinaryCounts method)" in flat
+    assert flat.count("evalmetrics.arrays (module)") == 1 and "module evalmetrics.arrays" not in flat
+    assert "evalmet-" not in index and "(in mod-" not in index
+    ind = built_pdf.with_suffix(".ind").read_text(encoding="utf-8")
+    assert "\\spxextra{in module evalmetrics}" not in ind

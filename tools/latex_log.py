@@ -1,4 +1,4 @@
-"""The overfull-box gate of the PDFs:  python tools/latex_log.py FILE.log [--max-pt 1] [--max-page-pt 3]
+"""The layout gate of the PDFs:  python tools/latex_log.py FILE.log [--max-pt 1] [--max-page-pt 3] [--min-fill 0.25]
 
 LaTeX reports a line it could not fit into the text width as ``Overfull \\hbox
 (N pt too wide) ... at lines A--B`` and goes on; Sphinx's ``-W`` never sees it, and
@@ -6,7 +6,10 @@ the reader gets a table or a formula running off the page.  This lists each box
 wider than the limit with the lines of the ``.tex`` file and the chapter they are
 in, and exits with 1 if there is any (``make pdf`` and ``make handout`` call it).
 It also lists the pages whose text runs past their bottom (``Overfull \\vbox``,
-a table or a boxed block that could not split), more than 3 pt.
+a table or a boxed block that could not split), more than 3 pt, and the pages
+less than a quarter full that do not end a chapter or a part (a block kept whole
+that left the page before it nearly empty): the preamble of ``_config.yml`` logs
+each page's fill as ``evalmetrics-page 47 (40): 58.0pt of 650.43pt``.
 """
 
 from __future__ import annotations
@@ -26,12 +29,19 @@ _OVERFULL_PAGE = re.compile(r"^Overfull \\vbox \((\d+(?:\.\d+)?)pt too high\) "
                             r"(?:has occurred while \\output is active|detected at line (\d+))",
                             re.MULTILINE)
 _CHAPTER = re.compile(r"^\\chapter\*?\{(.*)\}", re.MULTILINE)
+# "evalmetrics-page 47 (40): 58.0pt of 650.43001pt opens" (the preamble's \wlog; a log
+# line may wrap at 79 characters)
+_PAGE_FILL = re.compile(r"^evalmetrics-page (\d+)\s+\(([^)]*)\):\s+([\d.]+)pt\s+of\s+([\d.]+)pt"
+                        r"(\s+opens)?", re.MULTILINE)
 
 #: Boxes narrower than this are invisible in print (a point is 0.35 mm).
 LIMIT_PT = 1.0
 #: Text this far below the last line of a page stays clear of the footer line
 #: (about 30 pt further down); more runs into it.
 PAGE_LIMIT_PT = 3.0
+#: A page filled less than this (a share of the text height) is nearly empty, unless
+#: it ends a chapter or a part.
+MIN_FILL = 0.25
 
 
 @dataclass(frozen=True)
@@ -82,24 +92,76 @@ def overfull_boxes(log: str, tex: str = "", *, limit_pt: float = LIMIT_PT,
     return found
 
 
+@dataclass(frozen=True)
+class PageFill:
+    """How full one page of the PDF is (the preamble logs it as the page is shipped)."""
+
+    page: int  # in the PDF, from 1
+    printed: str  # the number printed on it ("40", "iii")
+    height_pt: float  # of its text
+    text_height_pt: float  # of the text area
+    opens: bool  # it opens a chapter or a part (or is the title page)
+
+    @property
+    def fill(self) -> float:
+        return self.height_pt / self.text_height_pt if self.text_height_pt else 1.0
+
+    def __str__(self) -> str:
+        return (f"page {self.page} (printed {self.printed}): {self.fill:.0%} full "
+                f"({self.height_pt:.0f} pt of {self.text_height_pt:.0f} pt)")
+
+
+def page_fills(log: str) -> list[PageFill]:
+    """Every page's fill the log reports, of the last LaTeX run, in page order."""
+    found = {}
+    for match in _PAGE_FILL.finditer(log):
+        page = int(match.group(1))
+        found[page] = PageFill(page, match.group(2).strip(), float(match.group(3)),
+                               float(match.group(4)), bool(match.group(5)))
+    return [found[k] for k in sorted(found)]
+
+
+def near_empty_pages(pages: list[PageFill], *, min_fill: float = MIN_FILL) -> list[PageFill]:
+    """The pages filled less than ``min_fill`` that do not end a chapter or a part:
+    the next page opens neither, and it is not the last page."""
+    return [page for page, following in zip(pages, pages[1:])
+            if page.fill < min_fill and not following.opens]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("log", type=Path)
     parser.add_argument("--max-pt", type=float, default=LIMIT_PT)
     parser.add_argument("--max-page-pt", type=float, default=PAGE_LIMIT_PT)
+    parser.add_argument("--min-fill", type=float, default=MIN_FILL)
     args = parser.parse_args(argv)
-    tex = args.log.with_suffix(".tex")
-    boxes = overfull_boxes(args.log.read_text(encoding="utf-8", errors="replace"),
-                           tex.read_text(encoding="utf-8") if tex.is_file() else "",
-                           limit_pt=args.max_pt, page_limit_pt=args.max_page_pt)
-    for box in boxes:
-        print(f"{tex.name}: {box}", file=sys.stderr)
+    return 1 if problems(args.log, max_pt=args.max_pt, max_page_pt=args.max_page_pt,
+                         min_fill=args.min_fill) else 0
+
+
+def problems(log_file: Path, *, max_pt: float = LIMIT_PT, max_page_pt: float = PAGE_LIMIT_PT,
+             min_fill: float = MIN_FILL) -> list[str]:
+    """Everything the gate finds in a LaTeX log (printed to stderr, one line each)."""
+    tex = log_file.with_suffix(".tex")
+    log = log_file.read_text(encoding="utf-8", errors="replace")
+    boxes = overfull_boxes(log, tex.read_text(encoding="utf-8") if tex.is_file() else "",
+                           limit_pt=max_pt, page_limit_pt=max_page_pt)
+    found = [f"{tex.name}: {box}" for box in boxes]
     if boxes:
-        print(f"{len(boxes)} overfull box(es) in {args.log}: lines wider than "
-              f"{args.max_pt:g} pt or pages {args.max_page_pt:g} pt too high",
-              file=sys.stderr)
-        return 1
-    return 0
+        found.append(f"{len(boxes)} overfull box(es) in {log_file}: lines wider than "
+                     f"{max_pt:g} pt or pages {max_page_pt:g} pt too high")
+    fills = page_fills(log)
+    if not fills:
+        found.append(f"{log_file}: no page fills logged (the preamble's \\@outputpage "
+                     "hook of _config.yml is missing)")
+    empty = near_empty_pages(fills, min_fill=min_fill)
+    found += [f"{tex.name}: {page}, and it ends no chapter" for page in empty]
+    if empty:
+        found.append(f"{len(empty)} page(s) less than {min_fill:.0%} full in {log_file.with_suffix('.pdf')}: "
+                     "a block kept whole (a code cell and its figure, a table) did not fit below them")
+    for line in found:
+        print(line, file=sys.stderr)
+    return found
 
 
 if __name__ == "__main__":

@@ -121,9 +121,12 @@ def wheel_constraints(root: Path, extras: tuple[str, ...] = ("ml", "plot")) -> s
 
 
 def readme(version: str, wheel: str, chapters: list[tuple[str, str, str]]) -> str:
-    """The archive's README; ``chapters`` are ``(number, title, notebook file)``."""
-    lines = [f"{number}. {title}: `{name}`" for number, title, name in chapters]
-    return README.format(version=version, wheel=wheel, chapters="\n".join(lines))
+    """The archive's README; ``chapters`` are ``(number, title, notebook file)``, the
+    number "" for a chapter the book does not number (the bibliography)."""
+    lines = [f"{number}. {title}: `{name}`" for number, title, name in chapters if number]
+    back = [f"* {title}: `{name}`" for number, title, name in chapters if not number]
+    return README.format(version=version, wheel=wheel,
+                         chapters="\n".join(lines + ([""] if lines and back else []) + back))
 
 
 def write_zip(target: Path, notebooks: list[Path], wheel: Path, readme_text: str,

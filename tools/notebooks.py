@@ -21,13 +21,22 @@ output of a visible cell calling a plotting function of the package
 (``mystnb.figure`` metadata: its label and caption); the caption becomes a
 Markdown cell under it, numbered as in the book.
 
+Theorems, notes and the like become a bold title between two rules
+(:func:`titled_block`), never a quoted block: JupyterLab keeps a quote's ``>``
+inside display math.  TeX's own markup of the bibliography (````exact''``,
+``--``) becomes plain text, and :func:`leftover_myst` finds any that is left.
+
 Every notebook opens with a header (the chapter's number and title, the book's
 version, the website page) and a cell that installs the package's wheel where it
 is missing.  The hidden cells that check the text's numbers move to one folded
 "checks" cell at the end, each unless a cell that stays needs it in place
-(:func:`gather_checks`; the book's pages are written so that none does).  A reference to another
-page links to that page's notebook, a sibling file.  The book's LaTeX macros are written out, since
-KaTeX front ends keep no ``\\newcommand`` between cells.
+(:func:`gather_checks`; the book's pages are written so that none does).  There
+each runs as a block of ``evalmetrics.handbook.pages.Checks``: a failure is
+listed, not raised, and the note above the cell says which checks read the
+reader's values and which compute from the book's own data.  A reference to
+another page links to that page's notebook, a sibling file.  The book's LaTeX
+macros are written out, since KaTeX front ends keep no ``\\newcommand`` between
+cells.
 
 The conversion is pure (no Sphinx needed); ``_ext/evalmetrics_book.py`` feeds
 it at the end of every HTML build, and ``tests/test_book_notebooks.py`` tests
@@ -51,6 +60,7 @@ __all__ = [
     "Book",
     "Citation",
     "GLUE_STAND_IN",
+    "LATEX_LEFTOVER_PATTERNS",
     "LEFTOVER_PATTERNS",
     "convert_markdown",
     "convert_notebook",
@@ -65,6 +75,7 @@ __all__ = [
     "leftover_myst",
     "solutions_notebook",
     "split_exercises",
+    "titled_block",
 ]
 
 # The raw MyST a converted notebook must never show (the tests scan for these).
@@ -76,6 +87,14 @@ LEFTOVER_PATTERNS = {
     "prf": re.compile(r"\{prf:"),
     "glue": re.compile(r"\{glue"),
     "cite": re.compile(r"\{cite"),
+}
+# LaTeX that only TeX reads, outside math and code (from .bib fields, mostly): the
+# tests and the build scan for these too.
+LATEX_LEFTOVER_PATTERNS = {
+    "latex quotes": re.compile(r"``|''"),
+    "latex command": re.compile(r"\\(?:[a-zA-Z]+\s*\{|[\"'`^~=.][a-zA-Z{])"),
+    "latex dashes": re.compile(r"(?<=\w)---?(?=\w)"),
+    "latex tie": re.compile(r"[\w.,]~\w"),
 }
 
 GLUE_STAND_IN = '''\
@@ -519,9 +538,8 @@ class _Page:
                      else self.inline(argument))
             if name in ("tab-item", "grid-item-card", "card", "rubric", "topic"):
                 return ([f"**{title}**", ""] if title else []) + content + [""]
-            lines = ([f"**{title}.**" if title and not title.endswith((".", "?", "!", ":"))
-                      else f"**{title}**", ""] if title else []) + content
-            return [("> " + x).rstrip() for x in _trim(lines)] + [""]
+            return titled_block(f"**{title}.**" if title and not title.endswith(
+                (".", "?", "!", ":")) else f"**{title}**" if title else "", content)
         if name in ("code-block", "code", "sourcecode", "literalinclude"):
             return [f"```{argument}", *body, "```"]
         if name in ("table", "list-table"):
@@ -583,8 +601,7 @@ class _Page:
         heading = kind.title() + (f" {found[1]}" if found else "")
         if argument:
             heading += f" ({self.inline(argument)})"
-        lines = [f"**{heading}.**", "", *content]
-        return [("> " + x).rstrip() for x in lines] + [""]
+        return titled_block(f"**{heading}.**", content)
 
     def exercise(self, title: str, label: str | None, options: dict,
                  body: list[str]) -> list[str]:
@@ -593,9 +610,9 @@ class _Page:
         if title:
             heading += f" ({self.inline(title)})"
         marks = exercise_marks(options.get("class", ""))
-        lines = [f"**{heading}.**" + (f" *{marks}*" if marks else ""), "",
-                 *_trim(self.blocks(body))]
-        return [("> " + x).rstrip() for x in lines] + [""]
+        # (a cell of its own, split_exercises: its title line is enough to frame it)
+        return [f"**{heading}.**" + (f" *{marks}*" if marks else ""), "",
+                *_trim(self.blocks(body)), ""]
 
     def solution(self, target: str, body: list[str]) -> list[str]:
         found = self.number(target, ("exercise",))
@@ -653,6 +670,18 @@ def _split_options(body: list[str]) -> tuple[dict, list[str]]:
     return options, _trim(body[j:])
 
 
+def titled_block(heading: str, content: list[str]) -> list[str]:
+    """A theorem, a note or a warning in plain Markdown: a rule, its title in bold,
+    its text, a rule.
+
+    Not a quoted block (``> ``): JupyterLab keeps the ``>`` of every line of a quote
+    inside display math and shows it as a "greater than" sign
+    (jupyterlab/jupyterlab#16755).  The blank line before each rule keeps it a rule:
+    ``---`` right under a line of text would make that line a heading.
+    """
+    return ["", "---", "", *([heading, ""] if heading else []), *_trim(content), "", "---", ""]
+
+
 def _trim(lines: list[str]) -> list[str]:
     start, end = 0, len(lines)
     while start < end and not lines[start].strip():
@@ -690,12 +719,20 @@ def convert_markdown(source: str, book: Book, *, glue: dict | None = None,
 
 
 def leftover_myst(text: str) -> list[str]:
-    """The kinds of raw MyST syntax still in ``text`` (empty when it reads right)."""
+    """The kinds of raw MyST syntax, or of LaTeX that only TeX reads, still in ``text``
+    (empty when it reads right)."""
     # Code is allowed to show MyST (a page may teach it): look at the prose only.
     text = re.sub(r"^(\s*)(`{3,})[^`{\n]*\n.*?^\s*\2\s*$", "", text,
                   flags=re.MULTILINE | re.DOTALL)
     text = re.sub(r"(?<![}`])(`+)[^`\n].*?\1", "", text)
-    return [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
+    found = [kind for kind, pattern in LEFTOVER_PATTERNS.items() if pattern.search(text)]
+    # Math may hold anything TeX (f''(x), \\frac{..}): look at the words only.
+    # (inline math may go on over a line break: not over a blank line)
+    words = re.sub(r"\$\$.*?\$\$|(?<!\\)\$(?:[^$\n]|\n(?!\s*\n))+?(?<!\\)\$", "", text,
+                   flags=re.DOTALL)
+    words = re.sub(r"^\s*(\||---\s*$).*$", "", words, flags=re.MULTILINE)  # tables, rules
+    return found + [kind for kind, pattern in LATEX_LEFTOVER_PATTERNS.items()
+                    if pattern.search(words)]
 
 
 # ---------------------------------------------------------------- exercises
@@ -779,9 +816,90 @@ CHECKS_INTRO = (
     "## Checks\n\n"
     "The book computes every number its text quotes and checks it against the value the "
     "text gives (`keep(...)`, `assert`); those checks are gathered in the folded cell "
-    "below. Run it after the chapter's cells as they are: it re-checks the numbers of the "
-    "text above, so once you change a seed, the data or a name above, some checks fail, "
-    "which only says that the text's numbers no longer hold for your version.")
+    "below, one numbered block for each check cell of the book. Run it after the "
+    "chapter's cells: it does not stop at a failure, and ends with one list of the "
+    "checks that failed, or says that all hold.")
+
+# The checks cell: each moved hidden cell a block of Checks (evalmetrics.handbook.pages),
+# so that a failure is listed and the next block runs.
+CHECKS_HEAD = (
+    "# The book's checks of this chapter's numbers, one block per check cell of the\n"
+    "# book.  A failed check is recorded and the next block runs; the list of\n"
+    "# failures is printed at the end.\n"
+    "from evalmetrics.handbook.pages import Checks\n\n"
+    "book_checks = Checks()\n")
+CHECKS_TAIL = "book_checks.report()"
+
+
+def _numbers_text(numbers: list[int]) -> str:
+    """``1, 3–5 and 7``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    words = [f"{r[0]}" if len(r) == 1 else f"{r[0]}\u2013{r[-1]}" for r in runs]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def checks_intro(reads: list[list[str]]) -> str:
+    """The Markdown above the checks cell: which checks follow the reader's data (with
+    the names they read) and which compute from the book's own."""
+    follow = [k for k, names in enumerate(reads, start=1) if names]
+    own = [k for k, names in enumerate(reads, start=1) if not names]
+
+    def subject(numbers: list[int], other: list[int]) -> tuple[str, bool]:
+        if not other:
+            return ("All checks", True) if len(numbers) > 1 else ("The check", False)
+        return (f"Check{'s' if len(numbers) > 1 else ''} {_numbers_text(numbers)}",
+                len(numbers) > 1)
+
+    names = sorted({n for found in reads for n in found})
+    shown = ", ".join(f"`{n}`" for n in names[:8]) + (", ..." if len(names) > 8 else "")
+    lines = [CHECKS_INTRO, ""]
+    if follow:
+        who, plural = subject(follow, own)
+        lines.append(
+            f"* {who} {'read' if plural else 'reads'} values your cells computed ({shown}): "
+            "once you change a seed, the data or a parameter above, "
+            f"{'they' if plural else 'it'} may fail, which only says that the text's "
+            "numbers no longer hold for your version.")
+    if own:
+        who, plural = subject(own, follow)
+        lines.append(
+            f"* {who} {'compute' if plural else 'computes'} from the book's own data, "
+            f"drawn in the check itself: {'they hold' if plural else 'it holds'} whatever "
+            f"you change above, and {'fail' if plural else 'fails'} only if the package "
+            "computes differently from the book.")
+    return "\n".join(lines)
+
+
+def _has_code(source: str) -> bool:
+    """Whether a cell holds a statement (not only comments and blank lines)."""
+    try:
+        return bool(ast.parse("\n".join(("pass" if re.match(r"^\s*[%!]", line) else line)
+                                         for line in source.split("\n"))).body)
+    except SyntaxError:
+        return True  # (kept as it is; the checks cell then reports the error)
+
+
+def _indented(source: str, prefix: str = "    ") -> str:
+    """A cell's code as the body of a ``with`` block: every line indented but those
+    inside a string of several lines (their text would change)."""
+    lines = source.split("\n")
+    verbatim: set[int] = set()
+    try:
+        tree = ast.parse("\n".join(("pass" if re.match(r"^\s*[%!]", line) else line)
+                                   for line in lines))
+    except SyntaxError:
+        tree = None
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, (ast.Constant, ast.JoinedStr)) and node.end_lineno > node.lineno \
+                and (isinstance(node, ast.JoinedStr) or isinstance(node.value, (str, bytes))):
+            verbatim.update(range(node.lineno + 1, node.end_lineno + 1))
+    return "\n".join(line if number in verbatim or not line.strip() else prefix + line
+                     for number, line in enumerate(lines, start=1))
 
 
 # Methods that change their object (a random generator's draws change its state):
@@ -911,9 +1029,12 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
 
     A hidden cell moves only when nothing else needs it where it is: no cell that
     stays reads a name it binds, and no later cell rebinds a name it reads (the
-    check would then see another value).  Returns the cells and the indices (in
-    ``cells``) of the hidden cells that had to stay: those break the rule that
-    hidden cells define no state the visible ones use.
+    check would then see another value).  In the checks cell each moved cell is
+    one block, ``with book_checks.block(n, reads="..."):`` (``reads`` names the
+    reader's values it depends on, :func:`checks_intro` says so above the cell),
+    and ``book_checks.report()`` lists the failures at its end.  Returns the cells
+    and the indices (in ``cells``) of the hidden cells that had to stay: those
+    break the rule that hidden cells define no state the visible ones use.
     """
     code = {i: c for i, c in enumerate(cells) if c.cell_type == "code"}
     hidden = {i for i, c in code.items() if tag in c.get("metadata", {}).get("tags", [])}
@@ -953,18 +1074,78 @@ def gather_checks(cells: list, *, tag: str = "remove-cell") -> tuple[list, list[
     moved = [i for i in sorted(hidden) if i not in stay]
     if not moved:
         return cells, sorted(stay)
-    checks = nbformat.v4.new_code_cell("\n\n".join(cells[i].source.strip("\n") for i in moved))
+    reads = _reader_names(code, flows, hidden, stay, moved)
+    blocks = []
+    for number, (i, names) in enumerate(zip(moved, reads), start=1):
+        opening = (f'with book_checks.block({number}, reads="{", ".join(names)}"):' if names
+                   else f"with book_checks.block({number}):  # the book's own data")
+        source = cells[i].source.strip("\n")
+        # (a block of comments only, a glue import the conversion commented out, needs a
+        # statement)
+        blocks.append(f"{opening}\n{_indented(source)}" if _has_code(source)
+                      else f"{opening}\n{_indented(source) + chr(10) if source.strip() else ''}"
+                           "    pass")
+    checks = nbformat.v4.new_code_cell("\n\n".join([CHECKS_HEAD.rstrip("\n"), *blocks,
+                                                    CHECKS_TAIL]))
     # No outputs: those of separate cells, under old execution counts, would mislead
     # (glue's records, the usual ones, are dropped anyway).
     checks.outputs = []
     checks.execution_count = max((cells[i].get("execution_count") or 0 for i in moved),
                                  default=None) or None
     checks.metadata["tags"] = ["remove-cell", "checks"]
-    checks.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+    # Folded; its output, the list of failures, shows when it runs.
+    checks.metadata["jupyter"] = {"source_hidden": True}
     kept = [c for i, c in enumerate(cells) if i not in moved]
-    intro = nbformat.v4.new_markdown_cell(CHECKS_INTRO)
+    intro = nbformat.v4.new_markdown_cell(checks_intro(reads))
     intro.metadata["tags"] = ["checks"]
     return [*kept, intro, checks], sorted(stay)
+
+
+def _reader_names(code: dict, flows: dict, hidden: set, stay: set,
+                  moved: list[int]) -> list[list[str]]:
+    """For each moved hidden cell, the names of the reader's cells it depends on: those
+    it reads, and those read by the hidden cells whose results it reads.  Empty for a
+    cell that computes from its own data (names bound by an import or a ``def`` are
+    the package's, not data)."""
+    data: dict[str, set[str]] = {}  # a name -> the reader's names its value comes from
+    found = {}
+    for j in sorted(code):
+        statements = flows[j] or []
+        try:
+            tree = ast.parse("\n".join(("pass" if re.match(r"^\s*[%!]", line) else line)
+                                       for line in code[j].source.split("\n")))
+            # the names each statement binds by an import or a def, anywhere in it
+            # (the glue stand-in imports or defines glue inside a try)
+            defined = [_definitions(node) for node in tree.body]
+        except SyntaxError:
+            defined = [set()] * len(statements)
+        if j in hidden and j not in stay:
+            origin: set[str] = set()
+            for reads, binds in statements:
+                for name in reads:
+                    origin |= data.get(name, set())
+                for name in binds:
+                    data[name] = set(origin)
+            found[j] = sorted(origin)
+            continue
+        for names, (_reads, binds) in zip(defined, statements):
+            for name in binds:
+                if name in names:
+                    data.pop(name, None)
+                else:
+                    data[name] = {name}
+    return [found[i] for i in moved]
+
+
+def _definitions(statement) -> set[str]:
+    """The names a statement binds by ``import`` or ``def``/``class`` (at any depth)."""
+    names = set()
+    for node in ast.walk(statement):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
 
 
 def page_address(book: Book, docname: str) -> str:
@@ -1049,7 +1230,8 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
 
     Returns ``(notebook, problems)``, or ``(None, [])`` for a page without
     exercises.  The notebook opens with the page's code, folded and without its
-    outputs (the solutions use what the chapter computed); then each exercise is
+    outputs (the solutions use what the chapter computed) except its figures, which
+    stay under their captions (a solution may point at one); then each exercise is
     repeated with its solution, code cells and outputs included.
     """
     nb = copy.deepcopy(nb)
@@ -1073,14 +1255,18 @@ def solutions_notebook(nb, book: Book, *, docname: str, srcdir: Path | None = No
              and "exercise-work" not in c.get("metadata", {}).get("tags", [])]
     if setup:
         cells.append(nbformat.v4.new_markdown_cell(
-            "The chapter's code comes first, folded: run it once, then the solutions."))
+            "The chapter's code comes first, folded, with its figures (the solutions "
+            "refer to them): run it once, then the solutions."))
     for cell in setup:
-        cell.outputs = []
-        cell.execution_count = None
-        # folded and not run: no "Figure 6.1" caption under a figure that is not there
-        cell.metadata.pop("mystnb", None)
-        cell.metadata["tags"] = [*cell.metadata.get("tags", []), "chapter-code"]
-        cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
+        tags = cell.metadata.get("tags", [])
+        cell.metadata["tags"] = [*tags, "chapter-code"]
+        if figure_options(cell) is not None and "remove-cell" not in tags:
+            # "In Figure 9.1 ...": the figure stays, under its caption, its code folded
+            cell.metadata["jupyter"] = {"source_hidden": True}
+        else:
+            cell.outputs = []
+            cell.execution_count = None
+            cell.metadata["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
         cells.append(cell)
     for label, solution in solutions:
         if label in statements:
@@ -1273,9 +1459,9 @@ def citations_from_bibtex(paths) -> dict[str, Citation]:
             title = _tex_text(entry.fields.get("title", ""))
             venue = _tex_text(entry.fields.get("journal") or entry.fields.get("booktitle")
                               or entry.fields.get("publisher") or entry.fields.get("howpublished", ""))
-            details = [entry.fields.get(k) for k in ("volume",) if entry.fields.get(k)]
+            details = [_tex_text(entry.fields[k]) for k in ("volume",) if entry.fields.get(k)]
             if entry.fields.get("number"):
-                details = [f"{details[0] if details else ''}({entry.fields['number']})"]
+                details = [f"{details[0] if details else ''}({_tex_text(entry.fields['number'])})"]
             pages = entry.fields.get("pages", "").replace("--", "–")
             tail = ", ".join(x for x in [venue, *details, pages] if x)
             reference = f"{names} ({year}). {title}." + (f" *{tail}*." if tail else "")
@@ -1292,4 +1478,6 @@ def _tex_text(text: str) -> str:
     """BibTeX field text without braces and the few TeX escapes .bib files use."""
     text = re.sub(r"\\[a-zA-Z]+\s*\{([^{}]*)\}", r"\1", text)
     text = text.replace("\\&", "&").replace("--", "–").replace("~", " ")
+    # TeX's quotes: ``exact'' is “exact”.
+    text = text.replace("``", "\u201c").replace("''", "\u201d")
     return text.replace("{", "").replace("}", "")

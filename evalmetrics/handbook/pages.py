@@ -20,16 +20,35 @@ glued by :func:`keep_fraction` and shown with ``{glue:md}`` too.
 ``myst_nb`` and IPython are imported when a helper is called, so the
 module imports without the book's dependencies; without ``myst_nb`` (a page
 downloaded as a notebook) :func:`keep` still asserts and nothing is glued.
+
+In the book a failed check stops the build.  A downloaded notebook gathers the
+page's hidden cells into one checks cell, each cell a block of :class:`Checks`:
+there a failure is recorded and the cell goes on, and ``Checks.report`` prints
+one short list of what failed (a reader who changed a seed expects failures, not
+a traceback from a cell they never saw).
 """
 
 from __future__ import annotations
 
+import contextlib
+import linecache
 import numbers
+import sys
 
-__all__ = ["glue_number", "keep", "keep_fraction", "markdown_table"]
+__all__ = ["Checks", "glue_number", "keep", "keep_fraction", "markdown_table"]
 
 # Exact values are fractions; two float computations of one agree to rounding.
 EXACT_TOLERANCE = 1e-12
+
+# The Checks whose block is running, if any: keep and keep_fraction report to it
+# instead of raising.
+_collector = None
+
+
+def _fail(message):
+    if _collector is None:
+        raise AssertionError(message)
+    _collector._record(message)
 
 
 def _plain(value):
@@ -100,16 +119,22 @@ def keep(name, value, *, printed=None, exact=None, near=None, places=4):
     if printed is None and exact is None and near is None:
         raise TypeError(f"keep({name!r}): give the expected value as printed=, exact= or near=")
     value = _plain(value)
+    failed = False
     if near is not None:
         target, tolerance = near
         if not abs(value - target) <= tolerance:
-            raise AssertionError(f"glue key {name!r}: computed {value!r}, expected {target!r} "
-                                 f"within {tolerance!r}")
-    if printed is not None and round(value, places) != printed:
-        raise AssertionError(f"glue key {name!r}: computed {value!r}, rounds to {round(value, places)!r} "
-                             f"at {places} places, expected {printed!r}")
-    if exact is not None and not abs(value - float(exact)) < EXACT_TOLERANCE:
-        raise AssertionError(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
+            failed = True
+            _fail(f"glue key {name!r}: computed {value!r}, expected {target!r} "
+                  f"within {tolerance!r}")
+    if not failed and printed is not None and round(value, places) != printed:
+        failed = True
+        _fail(f"glue key {name!r}: computed {value!r}, rounds to {round(value, places)!r} "
+              f"at {places} places, expected {printed!r}")
+    if not failed and exact is not None and not abs(value - float(exact)) < EXACT_TOLERANCE:
+        failed = True
+        _fail(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
+    if failed:
+        return value  # (in a block of Checks: recorded, nothing glued)
     if isinstance(exact, numbers.Integral):
         # A count computed in floating point (a cost of 82.0) reads as 82 in the prose.
         value = int(exact)
@@ -158,7 +183,8 @@ def keep_fraction(name, value, exact, *, denominator=None):
     exact = Fraction(exact)
     value = _plain(value)
     if not abs(value - float(exact)) < EXACT_TOLERANCE:
-        raise AssertionError(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
+        _fail(f"glue key {name!r}: computed {value!r}, expected exactly {exact}")
+        return exact  # (in a block of Checks: recorded, nothing glued)
     shown = str(exact)
     if denominator is not None:
         numerator = exact * denominator
@@ -217,3 +243,131 @@ def markdown_table(header, rows, *, align=None):
             raise ValueError(f"every row must have {len(header)} cells, got {len(row)}: {row}")
         lines.append("| " + " | ".join(row) + " |")
     return Markdown("\n".join(lines))
+
+
+class Checks:
+    """The checks of a downloaded notebook, run block by block, failures collected.
+
+    The notebook's checks cell runs each hidden cell of the book as one block,
+    ``with checks.block(3, reads="y, s"):``.  Inside a block, :func:`keep` and
+    :func:`keep_fraction` record a failure and go on; any other exception (a
+    failed ``assert``) ends its block and is recorded with the line that raised
+    it.  :meth:`report` then prints one line per failure, or that every check
+    holds.  Outside a block, :func:`keep` raises as in the book's build.
+
+    Examples
+    --------
+    >>> checks = Checks()
+    >>> with checks.block(1):
+    ...     keep("auc", 0.796875, printed=0.7969)
+    0.796875
+    >>> with checks.block(2, reads="y, s"):
+    ...     keep("auc", 0.75, printed=0.7969)
+    ...     keep("n", 12, exact=12)
+    0.75
+    12
+    >>> with checks.block(3, reads="s"):
+    ...     found = [keep(f"k{k}", k, exact=7) for k in range(5)]
+    >>> checks.report()
+    2 of 3 checks failed: the text's numbers no longer hold there.
+      check 2 (reads y, s): glue key 'auc': computed 0.75, rounds to 0.75 at 4 places, expected 0.7969
+      check 3 (reads s): 5 failures
+        glue key 'k0': computed 0, expected exactly 7
+        glue key 'k1': computed 1, expected exactly 7
+        glue key 'k2': computed 2, expected exactly 7
+        ... and 2 more
+    """
+
+    SHOWN = 3  # failures listed per check; the rest are counted
+
+    def __init__(self):
+        self.failures = []  # (block number, what it reads, message)
+        self.blocks = []  # numbers of the blocks that ran
+        self._current = None
+
+    def _record(self, message):
+        number, reads = self._current
+        self.failures.append((number, reads, message))
+
+    @contextlib.contextmanager
+    def block(self, number, *, reads=""):
+        """Run one block: a failure inside it is recorded, not raised.
+
+        Parameters
+        ----------
+        number : int
+            The block's number, as the report names it.
+        reads : str, default ""
+            The names of the reader's cells the block reads ("" for a block that
+            computes from the book's own data).
+
+        Returns
+        -------
+        contextlib.AbstractContextManager
+            For a ``with`` statement.
+        """
+        global _collector
+        outer, self._current = _collector, (number, reads)
+        self.blocks.append(number)
+        _collector = self
+        try:
+            yield self
+        except Exception as error:  # noqa: BLE001  (every failure goes to the report)
+            self._record(_describe(error))
+        finally:
+            _collector = outer
+            self._current = None
+
+    def report(self, file=None):
+        """Print the failures, one line each, or that every check holds.
+
+        Parameters
+        ----------
+        file : file-like, optional
+            Where to print; default ``sys.stdout``.
+
+        Returns
+        -------
+        None
+            (The failures stay in ``failures``: ``(block, reads, message)`` each.)
+        """
+        out = sys.stdout if file is None else file
+        total = len(self.blocks)
+        if not self.failures:
+            print(f"All {total} checks hold: the text's numbers are the ones computed above.",
+                  file=out)
+            return
+        by_check = {}
+        for number, reads, message in self.failures:
+            by_check.setdefault((number, reads), []).append(message)
+        print(f"{len(by_check)} of {total} checks failed: the text's numbers no longer hold "
+              "there.", file=out)
+        for (number, reads), messages in by_check.items():
+            where = f"check {number}" + (f" (reads {reads})" if reads else "")
+            if len(messages) == 1:
+                print(f"  {where}: {messages[0]}", file=out)
+                continue
+            print(f"  {where}: {len(messages)} failures", file=out)
+            for message in messages[:self.SHOWN]:
+                print(f"    {message}", file=out)
+            if len(messages) > self.SHOWN:
+                print(f"    ... and {len(messages) - self.SHOWN} more", file=out)
+
+
+def _describe(error):
+    """A failure in one line: its message, or the line of the check that raised it."""
+    here = (__file__, contextlib.__file__)
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename in here:
+        tb = tb.tb_next  # (this module and contextlib: how the error reached the block)
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_next.tb_frame.f_code.co_filename == tb.tb_frame.f_code.co_filename:
+        tb = tb.tb_next  # the innermost line of the checks cell itself, not of a library
+    line = ""
+    if tb is not None:
+        line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    lines = str(error).strip().splitlines()
+    text = lines[0] if lines else ""
+    if isinstance(error, AssertionError):
+        return text or (f"failed: {line}" if line else "an assert failed")
+    return f"{type(error).__name__}: {text}" + (f" (at: {line})" if line else "")
