@@ -146,6 +146,7 @@ def test_handout_inputs(tmp_path):
     assert back == {"chapters": [{"file": "book/bibliography"}]}
     config = yaml.safe_load(config_path.read_text())
     assert config["title"] == "A title"
+    assert config["only_build_toc_files"] is True  # the chosen pages, not every page found
     # The full book's numbers and titles (_ext/evalmetrics_latex.py): chapter numbers
     # follow _toc.yml through its numbered parts; neither the preface (index) nor the
     # bibliography has one.

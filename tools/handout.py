@@ -124,6 +124,9 @@ def write_inputs(pages: list[str], title: str, folder: Path,
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     book_title = config.get("title", "")
     config["title"] = title
+    # Only the chosen pages: the book's own build finds its pages by the exclusions
+    # of _config.yml (every page is in its table of contents), a handout's are fewer.
+    config["only_build_toc_files"] = True
     latex = config.setdefault("latex", {})
     latex.setdefault("latex_documents", {})
     latex["latex_documents"]["targetname"] = "handout.tex"
