@@ -20,7 +20,10 @@ FN = 1, TN = 5.
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+import numbers
+import warnings
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -36,12 +39,14 @@ from .counts import (
 )
 
 __all__ = [
+    "LikelihoodRatios",
     "accuracy",
     "balanced_accuracy",
     "cohen_kappa",
     "f1",
     "f_beta",
     "false_positive_rate",
+    "likelihood_ratios",
     "matthews_correlation",
     "negative_predictive_value",
     "precision",
@@ -603,3 +608,125 @@ def precision_at_prevalence(tpr: ArrayLike, fpr: ArrayLike, prevalence: ArrayLik
     flagged_positive = tpr * prevalence
     return arrays.ratio(flagged_positive, flagged_positive + fpr * (1.0 - prevalence),
                         zero_division=zero_division, what="precision")
+
+
+# ---------------------------------------------------------------------------
+# likelihood ratios
+# ---------------------------------------------------------------------------
+
+class LikelihoodRatios(NamedTuple):
+    """The positive and negative likelihood ratios of one decision rule.
+
+    Attributes
+    ----------
+    positive : float
+        LR+ = TPR / FPR: how many times more often a positive is flagged
+        than a negative.
+    negative : float
+        LR- = FNR / TNR = (1 - TPR) / (1 - FPR): how many times more often a
+        positive is left alone than a negative.
+    """
+
+    positive: float
+    negative: float
+
+
+def _replacements(replace_undefined_by):
+    """The values of an undefined LR+ and LR-, checked as scikit-learn 1.9 checks them."""
+    if isinstance(replace_undefined_by, dict):
+        if set(replace_undefined_by) != {"LR+", "LR-"}:
+            raise ValueError('replace_undefined_by must be np.nan, 1.0 or a dict with the keys "LR+" and '
+                             f'"LR-", got the keys {sorted(map(str, replace_undefined_by))}')
+        values = []
+        for key, low, high in (("LR+", 1.0, math.inf), ("LR-", 0.0, 1.0)):
+            value = replace_undefined_by[key]
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise TypeError(f'replace_undefined_by["{key}"] must be a real number, '
+                                f"got {type(value).__name__}")
+            value = float(value)
+            if not (math.isnan(value) or low <= value <= high):
+                raise ValueError(f'replace_undefined_by["{key}"] must lie in [{low:g}, {high:g}] or be NaN, '
+                                 f"got {value!r}")
+            values.append(value)
+        return tuple(values)
+    if (isinstance(replace_undefined_by, (bool, np.bool_)) or not isinstance(replace_undefined_by, numbers.Real)
+            or not (math.isnan(replace_undefined_by) or replace_undefined_by == 1.0)):
+        raise ValueError('replace_undefined_by must be np.nan, 1.0 or a dict {"LR+": value, "LR-": value}, '
+                         f"got {replace_undefined_by!r}")
+    value = float(replace_undefined_by)
+    return value, value
+
+
+def _likelihood_ratio(numerator, rate_denominator, positives, negatives, replacement, what, why):
+    """``(numerator / P) / (rate_denominator / N)``, or ``replacement`` / NaN with a warning."""
+    if rate_denominator == 0 or positives == 0:
+        reason = why if rate_denominator == 0 else "y_true has no positives"
+        warnings.warn(f"the {what} likelihood ratio is undefined ({reason}); it is set to "
+                      f"{replacement if rate_denominator == 0 else math.nan}",
+                      arrays.UndefinedMetricWarning, stacklevel=3)
+        return replacement if rate_denominator == 0 else math.nan
+    return float(numerator * negatives / (rate_denominator * positives))
+
+
+def likelihood_ratios(y_true, y_pred, *, pos_label=None, sample_weight=None, replace_undefined_by=np.nan):
+    """The positive and negative likelihood ratios, LR+ = TPR / FPR and LR- = FNR / TNR.
+
+    A likelihood ratio turns the odds of being positive before the decision
+    into the odds after it (Bayes' rule in odds form): posterior odds = LR+
+    x prior odds for a flagged example, LR- x prior odds for one left
+    alone.  Both are functions of the true and false positive rates only,
+    so, unlike precision, they do not move with the prevalence.
+
+    The result equals scikit-learn's ``class_likelihood_ratios`` (with
+    ``labels=[negative, pos_label]``), its undefined cases included.  A ratio
+    whose denominator rate is zero (no false positive for LR+, no true
+    negative for LR-) is undefined: it gets ``replace_undefined_by`` and an
+    :class:`~evalmetrics.arrays.UndefinedMetricWarning`.  Without any
+    positive both rates are undefined; the ratio is then NaN with the
+    warning, unless its own denominator is zero too, when scikit-learn 1.9
+    and this function give the replacement.  Unlike the rates of this module
+    the default is NaN, not ``zero_division``'s 0: an LR- of 0 would mean a
+    perfect negative result, and 0 is no possible LR+ of an undefined rate.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        True labels.
+    y_pred : array_like of shape (n,)
+        Predicted labels.
+    pos_label : label, optional
+        The positive class; needed unless the labels are {0, 1}, {-1, 1}
+        or booleans.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative weights.
+    replace_undefined_by : np.nan, 1.0 or dict, default np.nan
+        Value of an undefined ratio, as in scikit-learn: NaN; 1.0 for both
+        (a useless test); or ``{"LR+": a, "LR-": b}`` with ``a`` in
+        [1, inf] or NaN and ``b`` in [0, 1] or NaN.  The warning is given
+        whatever the value, as scikit-learn gives it.
+
+    Returns
+    -------
+    LikelihoodRatios
+        ``(positive, negative)``; unpacks like scikit-learn's tuple.
+
+    Examples
+    --------
+    The twelve units at threshold 0.5 (TPR 3/4, FPR 3/8):
+
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> likelihood_ratios(units.y_true, units.y_score >= 0.5)
+    LikelihoodRatios(positive=2.0, negative=0.4)
+    """
+    lr_plus_if_undefined, lr_minus_if_undefined = _replacements(replace_undefined_by)
+    is_positive, is_flagged, weights = arrays.binary_pair(y_true, y_pred, pos_label=pos_label,
+                                                          sample_weight=sample_weight)
+    c = _binary_counts_from_masks(is_positive, is_flagged, scale_free(weights))
+    positives, negatives = c.tp + c.fn, c.fp + c.tn
+    return LikelihoodRatios(
+        _likelihood_ratio(c.tp, c.fp, positives, negatives, lr_plus_if_undefined, "positive",
+                          "no false positives: FPR = 0"),
+        _likelihood_ratio(c.fn, c.tn, positives, negatives, lr_minus_if_undefined, "negative",
+                          "no true negatives: TNR = 0"),
+    )

@@ -23,7 +23,7 @@ WORKED_EXAMPLE = {
     "confusion-matrix": ["0.6667", "0.8333"],  # twelve units at 0.5: accuracy, NPV
     "f-scores": ["0.6818", "0.5357"],  # F2, F0.5
     "averaging": ["0.8143"],  # micro average = accuracy of the graded parts
-    "imbalance": ["0.3536", "0.6875"],  # MCC, balanced accuracy of the twelve units
+    "imbalance": ["0.3536", "0.6875", "5.3030"],  # MCC, balanced accuracy of the twelve units; binormal LR+
     "roc-auc": ["0.7969", "0.78125"],  # AUC of the twelve units, 25.5/32; strictly outscoring, 25/32
     "precision-recall": ["0.6917"],  # average precision, 83/120
     "costs": ["0.0909"],  # Bayes threshold c_FP / (c_FP + c_FN)
@@ -31,7 +31,7 @@ WORKED_EXAMPLE = {
     "brier-decomposition": ["0.196875"],  # the twelve units' Brier score
     "regression": ["3.0822", "56.8889"],  # RMSE of the six households, best MSE constant
     "cross-validation": ["0.4583"],  # mean precision over the four folds
-    "intervals": ["0.3906", "0.8619"],  # Wilson interval for 8 of 12
+    "intervals": ["0.3906", "0.8619", "0.3489", "0.9008"],  # Wilson and Clopper-Pearson intervals for 8 of 12
     "pitfalls": ["0.796875"],  # AUC with ties grouped
     "in-practice": ["0.9214"],  # binormal AUC, Phi(sqrt 2)
 }

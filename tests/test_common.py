@@ -64,6 +64,13 @@ def _counts(function):
     return lambda *args, **kwargs: function(*args, **kwargs).ravel()
 
 
+def _likelihood_ratios(y_true, y_pred, **options):
+    # Random data often have no false positive or no true negative: NaN, as in scikit-learn.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return tuple(em.likelihood_ratios(y_true, y_pred, **options))
+
+
 LABEL_METRICS = [
     Metric("precision", partial(em.precision, zero_division=0)),
     Metric("recall", partial(em.recall, zero_division=0)),
@@ -73,6 +80,7 @@ LABEL_METRICS = [
     Metric("f1", partial(em.f1, zero_division=0)),
     Metric("f_beta", partial(em.f_beta, beta=2.0, zero_division=0)),
     Metric("binary_counts", _counts(em.binary_counts)),
+    Metric("likelihood_ratios", _likelihood_ratios),
     Metric("accuracy", em.accuracy, pos_label=False, symmetric=True),
     Metric("balanced_accuracy", partial(em.balanced_accuracy, zero_division=0), pos_label=False, symmetric=True),
     Metric("matthews_correlation", em.matthews_correlation, pos_label=False, symmetric=True),

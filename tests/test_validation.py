@@ -567,6 +567,9 @@ def test_real_options_refuse_what_is_not_a_real_number(value):
                        ("prevalence", lambda v: em.iso_cost_slope(v, false_positive_cost=1, false_negative_cost=1)),
                        ("threshold", lambda v: em.counts_at_threshold(Y, SCORES, v)),
                        ("confidence", lambda v: em.wilson_interval(3, 10, confidence=v)),
+                       ("confidence", lambda v: em.agresti_coull_interval(3, 10, confidence=v)),
+                       ("confidence", lambda v: em.clopper_pearson_interval(3, 10, confidence=v)),
+                       ("confidence", lambda v: em.coverage_probability(em.wilson_interval, 10, 0.5, confidence=v)),
                        ("mean", lambda v: em.binormal_scores(3, 3, mean=v))):
         with pytest.raises(TypeError, match=rf"^{name} must be a real number"):
             call(value)
@@ -577,6 +580,8 @@ def test_real_options_refuse_what_is_not_a_real_number(value):
 def test_options_strictly_between_zero_and_one_refuse_the_rest(value):
     for name, call in (("prevalence", lambda v: em.iso_cost_slope(v, false_positive_cost=1, false_negative_cost=1)),
                        ("confidence", lambda v: em.wilson_interval(3, 10, confidence=v)),
+                       ("confidence", lambda v: em.agresti_coull_interval(3, 10, confidence=v)),
+                       ("confidence", lambda v: em.clopper_pearson_interval(3, 10, confidence=v)),
                        ("p", em.normal_quantile)):
         with pytest.raises(ValueError, match=rf"^{name} must be strictly between 0 and 1"):
             call(value)
@@ -911,6 +916,8 @@ def test_every_public_function_of_arrays_is_attacked():
     # or a table of this file; the functions of matrices and counts are named here.
     not_arrays = {"counts_from_matrix", "one_vs_rest", "midranks", "k_fold", "time_series_split",
                   "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
+                  "agresti_coull_interval", "clopper_pearson_interval",  # counts: tests/test_intervals.py
+                  "coverage_probability",
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({variant_of(m.name) for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
 __all__ = [
     "plot_class_scores",
     "plot_confusion_matrix",
+    "plot_f_beta_vs_threshold",
     "plot_mean_pull",
     "plot_metrics_vs_prevalence",
     "plot_precision_vs_prevalence",
@@ -340,3 +341,69 @@ def plot_metrics_vs_prevalence(tpr: ArrayLike, fpr: ArrayLike, ax: Axes | None =
     # Below the axes: every corner of the plot carries a curve.
     ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2)
     return fig
+
+
+def plot_f_beta_vs_threshold(y_true, y_prob, ax=None, *, beta=1.0, pos_label=None, sample_weight=None):
+    """F-beta against the threshold on probabilities, with the best score and its bar marked.
+
+    The score of flagging every probability at least ``t`` is drawn as a
+    step function of ``t``.  Marked: the best score ``F*`` (a dotted
+    line), the bar ``F* / (1 + beta^2)`` below which a calibrated
+    probability no longer raises the score (a dashed line), and
+    ``1 / (1 + beta^2)``, the Bayes threshold of a miss that costs
+    ``beta^2`` false alarms (a dash-dotted line).
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        True labels.
+    y_prob : array_like of shape (n,)
+        Probabilities of the positive class.
+    ax : matplotlib Axes, optional
+    beta : float, default 1.0
+    pos_label : label, optional
+    sample_weight : array_like of shape (n,), optional
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_f_beta_vs_threshold(units.y_true, units.y_score)
+    >>> fig.axes[0].get_ylabel()
+    'F1'
+    """
+    from .. import arrays
+    from ..curves import threshold_table
+
+    beta = arrays.non_negative(beta, "beta")
+    arrays.probabilities(y_prob, "y_prob")
+    table = threshold_table(y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight)
+    if table.positives == 0:
+        raise ValueError("y_true has no positives: F-beta is 0 at every threshold")
+    # The count form of F-beta, (1 + b^2) TP / (b^2 P + flagged), at every row of the table.
+    tp = np.asarray(table.true_positives, dtype=float)
+    flagged = tp + np.asarray(table.false_positives, dtype=float)
+    scores = (1 + beta * beta) * tp / (beta * beta * table.positives + flagged)
+    best = float(np.max(scores))
+    name = "F1" if beta == 1 else f"F{beta:g}"
+    fig, ax = new_axes(ax, figsize=(6.0, 3.8))
+    # Thresholds ascending: a score holds from just above the next lower probability up to its own.
+    order = np.argsort(table.thresholds)
+    ax.step(np.r_[0.0, np.asarray(table.thresholds, dtype=float)[order]], np.r_[scores[order][0], scores[order]],
+            where="pre", color=BLUE, linewidth=1.4, label=f"{name} of flagging every probability ≥ t")
+    ax.axhline(best, color=GREY, linestyle=":", linewidth=1.0, label=f"best {name} = {best:.4f}")
+    bar = best / (1 + beta * beta)
+    ax.axvline(bar, color=VERMILION, linestyle="--", linewidth=1.2,
+               label=f"best {name} / (1 + β²) = {best:.4f} / {1 + beta * beta:g} = {bar:.4f}")
+    ax.axvline(1 / (1 + beta * beta), color=GREY, linestyle="-.", linewidth=1.0,
+               label=f"1 / (1 + β²) = {1 / (1 + beta * beta):.4f}, the Bayes threshold of cost β²")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, min(1.02, best + 0.25))
+    finish(ax, xlabel="Threshold t on the probability", ylabel=name, legend=False)
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1)
+    return fig
+

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
 __all__ = [
     "plot_bootstrap_distributions",
     "plot_coverage_intervals",
+    "plot_exact_coverage",
     "plot_interval_comparison",
     "plot_splitters",
 ]
@@ -267,3 +268,64 @@ def plot_coverage_intervals(intervals: Sequence[tuple[float, float]], truth: flo
     ax.legend(frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=SMALL_TEXT)
     return fig
 
+
+
+def plot_exact_coverage(p, coverage, *, confidence=0.95, xlabel="True proportion", ylabel="Coverage",
+                        low=0.5):
+    """The coverage each interval method delivers against the true proportion, one panel each.
+
+    Each panel draws one method's coverage (from
+    :func:`~evalmetrics.coverage_probability`) with the nominal level as a
+    grey line, and writes its mean over ``p`` and its lowest value; the
+    y axis runs from ``low`` to 1 in every panel, and a curve that falls
+    below ``low`` is cut off there (its lowest value stays written).
+
+    Parameters
+    ----------
+    p : array_like of shape (m,)
+        True proportions, increasing.
+    coverage : mapping of str to array_like of shape (m,)
+        Method name -> coverage at each ``p``; one to four methods.
+    confidence : float, default 0.95
+        The nominal level, drawn as a line.
+    xlabel, ylabel : str
+    low : float, default 0.5
+        Bottom of the y axes.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from evalmetrics import coverage_probability, wald_interval, wilson_interval
+    >>> p = np.linspace(0.05, 0.95, 19)
+    >>> fig = plot_exact_coverage(p, {"Wald": coverage_probability(wald_interval, 12, p),
+    ...                               "Wilson": coverage_probability(wilson_interval, 12, p)})
+    >>> len(fig.axes), fig.axes[0].get_xlabel()
+    (2, 'True proportion')
+    """
+    p = np.asarray(p, dtype=float)
+    items = [(name, np.asarray(values, dtype=float)) for name, values in coverage.items()]
+    if not 1 <= len(items) <= 4:
+        raise ValueError(f"coverage must hold one to four methods, got {len(items)}")
+    for name, values in items:
+        if values.shape != p.shape:
+            raise ValueError(f"coverage[{name!r}] has shape {values.shape}, p has {p.shape}")
+    columns = min(2, len(items))
+    rows = (len(items) + 1) // 2
+    plt = pyplot()
+    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 2.6 * rows + 0.4), sharex=True, sharey=True,
+                             layout="constrained", squeeze=False)
+    for ax, (name, values), colour in zip(axes.ravel(), items, PALETTE):
+        ax.plot(p, values, color=colour, linewidth=1.2)
+        ax.axhline(confidence, color=GREY, linestyle="--", linewidth=1.0)
+        ax.set_ylim(low, 1.005)
+        ax.text(0.5, 0.05, f"mean {np.mean(values):.3f}, lowest {np.min(values):.3f}", transform=ax.transAxes,
+                ha="center", va="bottom", fontsize=SMALL_TEXT)
+        finish(ax, xlabel=xlabel if ax in axes[-1] else "", ylabel=ylabel if ax in axes[:, 0] else "",
+               title=name, legend=False)
+    for ax in axes.ravel()[len(items):]:
+        ax.set_visible(False)
+    return fig

@@ -1,7 +1,9 @@
-"""Checks of the intervals: the normal distribution, Wilson and Wald, the bootstrap.
+"""Checks of the intervals: the normal distribution, the intervals of a proportion, the bootstrap.
 
 Covers :mod:`evalmetrics.intervals` (the chapter ``book/intervals.md``), against
-``scipy.special.ndtri`` and ``ndtr``, ``scipy.stats.binomtest`` and ``scipy.stats.bootstrap``.
+``scipy.special.ndtri`` and ``ndtr``, ``scipy.stats.binomtest`` (Wilson and
+Clopper-Pearson), ``scipy.stats.binom`` (the coverage of an interval) and
+``scipy.stats.bootstrap``.
 """
 
 from __future__ import annotations
@@ -80,3 +82,41 @@ def _(rng, n):
                                             lambda y_, a_, b_: curves.roc_auc(y_, a_) - curves.roc_auc(y_, b_),
                                             paired=True, vectorized=False, n_resamples=200, method="bca", rng=3)
     return _worst(_bootstrap_pairs(ours, theirs))
+
+
+# ---------------------------------------------------------------------------
+# the exact and adjusted intervals of a proportion, and their coverage
+# ---------------------------------------------------------------------------
+
+_check("clopper_pearson_interval", 'scipy.stats.binomtest(k, n).proportion_ci(method="exact")', _PROPORTIONS)(
+    lambda rng, n: _worst((intervals.clopper_pearson_interval(k, trials, confidence=c), tuple(
+        _load("scipy.stats.binomtest")(k, trials).proportion_ci(confidence_level=c, method="exact")))
+        for k, trials, c in _proportions()))
+
+
+def _agresti_coull(k, trials, c):
+    z = _load("scipy.stats.norm").ppf(0.5 + c / 2)
+    centre = (k + z * z / 2) / (trials + z * z)
+    half = z * math.sqrt(centre * (1 - centre) / (trials + z * z))
+    return centre - half, centre + half
+
+
+_check("agresti_coull_interval", "p̃ ± z √(p̃ (1 − p̃) / ñ), ñ = n + z², z from scipy.stats.norm.ppf",
+       _PROPORTIONS)(
+    lambda rng, n: _worst((intervals.agresti_coull_interval(k, trials, confidence=c), _agresti_coull(k, trials, c))
+                          for k, trials, c in _proportions()))
+
+
+@_check("coverage_probability", "sum of scipy.stats.binom.pmf over the outcomes whose interval covers p",
+        "Wald, Wilson, Agresti-Coull, Clopper-Pearson; n = 1, 12, 143; 101 values of p in [0, 1]")
+def _(rng, n):
+    p = np.linspace(0.0, 1.0, 101)
+    pairs = []
+    for method in (intervals.wald_interval, intervals.wilson_interval, intervals.agresti_coull_interval,
+                   intervals.clopper_pearson_interval):
+        for trials in (1, 12, 143):
+            ends = np.array([method(k, trials) for k in range(trials + 1)])
+            covers = (ends[:, :1] <= p) & (p <= ends[:, 1:])
+            pmf = _load("scipy.stats.binom").pmf(np.arange(trials + 1)[:, None], trials, p)
+            pairs.append((intervals.coverage_probability(method, trials, p), np.sum(np.where(covers, pmf, 0), axis=0)))
+    return _worst(pairs)

@@ -4,11 +4,13 @@ Covers :mod:`evalmetrics.counts` and :mod:`evalmetrics.rates` (the chapters
 ``book/confusion-matrix.md``, ``book/f-scores.md``, ``book/imbalance.md``), against
 ``sklearn.metrics.confusion_matrix``, ``multilabel_confusion_matrix`` and
 the ``*_score`` functions; ``precision_at_prevalence`` against
-``precision_score`` with the classes reweighted.
+``precision_score`` with the classes reweighted; ``likelihood_ratios``
+against ``class_likelihood_ratios``, its undefined cases included.
 """
 
 from __future__ import annotations
 
+import warnings
 from functools import partial
 
 import numpy as np
@@ -92,3 +94,26 @@ def _prevalence_pairs(d):
 
 _binary_check("precision_at_prevalence", "sklearn.metrics.precision_score, classes reweighted to π and 1 − π",
               _prevalence_pairs, _BINARY_DATA + "; π from 0.001 to 0.9")
+
+
+def _likelihood_pairs(d):
+    pairs = []
+    # The data's own decisions, then three that leave a ratio undefined: nothing flagged
+    # (no false positive), everything flagged (no true negative), and no positive at all.
+    everything, nothing = np.full(len(d.y_true), d.label), np.full(len(d.y_true), d.negative)
+    for y_true, y_pred in ((d.y_true, d.y_pred), (d.y_true, nothing), (d.y_true, everything),
+                           (np.full(len(d.y_true), d.negative), d.y_pred)):
+        for replace in (np.nan, 1.0, {"LR+": np.inf, "LR-": 0.0}):
+            with warnings.catch_warnings():
+                # Undefined cases warn (in both libraries); here only the values are compared.
+                warnings.simplefilter("ignore")
+                ours = rates.likelihood_ratios(y_true, y_pred, replace_undefined_by=replace, **d.ours())
+                theirs = _load("sklearn.metrics.class_likelihood_ratios")(
+                    y_true, y_pred, labels=[d.negative, d.label], sample_weight=d.sample_weight,
+                    replace_undefined_by=replace)
+            pairs.append((tuple(ours), tuple(theirs)))
+    return pairs
+
+
+_binary_check("likelihood_ratios", "sklearn.metrics.class_likelihood_ratios(labels=[neg, pos])", _likelihood_pairs,
+              data=_BINARY_DATA + "; the undefined cases")
