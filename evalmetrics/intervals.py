@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -46,6 +47,7 @@ import numpy as np
 from . import arrays
 from ._kernels import bootstrap_auc as _bootstrap_auc
 from ._kernels import normal
+from ._typing import ArrayLike
 from .arrays import UndefinedMetricWarning
 
 __all__ = [
@@ -231,7 +233,7 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = 0.95) ->
     return ConfidenceInterval(low, high)
 
 
-def agresti_coull_interval(successes, trials, *, confidence=0.95):
+def agresti_coull_interval(successes: int, trials: int, *, confidence: float = 0.95) -> ConfidenceInterval:
     """Agresti-Coull ("add z^2 / 2 successes and failures") interval for a proportion.
 
     With ``n~ = n + z^2`` and ``p~ = (successes + z^2 / 2) / n~``, the
@@ -268,7 +270,7 @@ def agresti_coull_interval(successes, trials, *, confidence=0.95):
     return ConfidenceInterval(centre - half_width, centre + half_width)
 
 
-def clopper_pearson_interval(successes, trials, *, confidence=0.95):
+def clopper_pearson_interval(successes: int, trials: int, *, confidence: float = 0.95) -> ConfidenceInterval:
     """Clopper-Pearson ("exact") interval for a proportion.
 
     Every proportion ``p`` that neither one-sided binomial test rejects at
@@ -315,7 +317,8 @@ def clopper_pearson_interval(successes, trials, *, confidence=0.95):
     return ConfidenceInterval(low, high)
 
 
-def coverage_probability(interval, trials, p, *, confidence=0.95):
+def coverage_probability(interval: Callable[..., tuple[float, float]], trials: int, p: ArrayLike, *,
+                         confidence: float = 0.95) -> float | np.ndarray:
     """The probability that an interval method covers the true proportion ``p``.
 
     Sums the binomial probabilities of the outcomes ``k = 0, ..., trials``

@@ -668,7 +668,9 @@ def _likelihood_ratio(numerator, rate_denominator, positives, negatives, replace
     return float(numerator * negatives / (rate_denominator * positives))
 
 
-def likelihood_ratios(y_true, y_pred, *, pos_label=None, sample_weight=None, replace_undefined_by=np.nan):
+def likelihood_ratios(y_true: ArrayLike, y_pred: ArrayLike, *, pos_label: Label | None = None,
+                      sample_weight: ArrayLike | None = None,
+                      replace_undefined_by: float | dict[str, float] = np.nan) -> LikelihoodRatios:
     """The positive and negative likelihood ratios, LR+ = TPR / FPR and LR- = FNR / TNR.
 
     A likelihood ratio turns the odds of being positive before the decision

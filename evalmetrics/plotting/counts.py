@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from .._typing import ArrayLike
+from .._typing import ArrayLike, Label
 from ..averaging import ClassScores
 from ._style import (
     BLUE,
@@ -343,7 +343,9 @@ def plot_metrics_vs_prevalence(tpr: ArrayLike, fpr: ArrayLike, ax: Axes | None =
     return fig
 
 
-def plot_f_beta_vs_threshold(y_true, y_prob, ax=None, *, beta=1.0, pos_label=None, sample_weight=None):
+def plot_f_beta_vs_threshold(y_true: ArrayLike, y_prob: ArrayLike, ax: Axes | None = None, *, beta: float = 1.0,
+                             pos_label: Label | None = None,
+                             sample_weight: ArrayLike | None = None) -> Figure:
     """F-beta against the threshold on probabilities, with the best score and its bar marked.
 
     The score of flagging every probability at least ``t`` is drawn as a

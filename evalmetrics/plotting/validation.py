@@ -270,8 +270,8 @@ def plot_coverage_intervals(intervals: Sequence[tuple[float, float]], truth: flo
 
 
 
-def plot_exact_coverage(p, coverage, *, confidence=0.95, xlabel="True proportion", ylabel="Coverage",
-                        low=0.5):
+def plot_exact_coverage(p: ArrayLike, coverage: Mapping[str, ArrayLike], *, confidence: float = 0.95,
+                        xlabel: str = "True proportion", ylabel: str = "Coverage", low: float = 0.5) -> Figure:
     """The coverage each interval method delivers against the true proportion, one panel each.
 
     Each panel draws one method's coverage (from

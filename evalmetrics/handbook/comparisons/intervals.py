@@ -88,7 +88,8 @@ def _(rng, n):
 # the exact and adjusted intervals of a proportion, and their coverage
 # ---------------------------------------------------------------------------
 
-_check("clopper_pearson_interval", 'scipy.stats.binomtest(k, n).proportion_ci(method="exact")', _PROPORTIONS)(
+_check("clopper_pearson_interval", 'scipy.stats.binomtest(k, n).proportion_ci(method="exact")', _PROPORTIONS,
+       kind="formula")(
     lambda rng, n: _worst((intervals.clopper_pearson_interval(k, trials, confidence=c), tuple(
         _load("scipy.stats.binomtest")(k, trials).proportion_ci(confidence_level=c, method="exact")))
         for k, trials, c in _proportions()))
@@ -102,13 +103,14 @@ def _agresti_coull(k, trials, c):
 
 
 _check("agresti_coull_interval", "p̃ ± z √(p̃ (1 − p̃) / ñ), ñ = n + z², z from scipy.stats.norm.ppf",
-       _PROPORTIONS)(
+       _PROPORTIONS, kind="formula")(
     lambda rng, n: _worst((intervals.agresti_coull_interval(k, trials, confidence=c), _agresti_coull(k, trials, c))
                           for k, trials, c in _proportions()))
 
 
 @_check("coverage_probability", "sum of scipy.stats.binom.pmf over the outcomes whose interval covers p",
-        "Wald, Wilson, Agresti-Coull, Clopper-Pearson; n = 1, 12, 143; 101 values of p in [0, 1]")
+        "Wald, Wilson, Agresti-Coull, Clopper-Pearson; n = 1, 12, 143; 101 values of p in [0, 1]",
+        kind="formula")
 def _(rng, n):
     p = np.linspace(0.0, 1.0, 101)
     pairs = []
