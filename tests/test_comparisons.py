@@ -32,7 +32,8 @@ SIGMOID = {"PlattScaling(smooth_targets=True)", "PlattCalibrated(smooth_targets=
 MODELS = FITTED | SIGMOID | {"GaussianNaiveBayes", "out_of_fold_probabilities", "isotonic_regression",
                              'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")',
                              'best_constant(metric="mape")', "mape_optimal_constant"}
-FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval"}
+FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval",
+            "agresti_coull_interval", "clopper_pearson_interval", "coverage_probability"}
 
 
 def base_name(function):

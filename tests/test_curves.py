@@ -480,13 +480,17 @@ def test_precision_recall_sawtooth_as_steps():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from matplotlib.cbook import STEP_LOOKUP_MAP
+
     from evalmetrics.plotting import curves as figures
 
     table = threshold_table(Y, S)
     for join, slanted in (("steps", False), ("straight", True)):
         fig = figures.plot_precision_recall_curve(Y, S, join=join)
         (sawtooth,) = [line for line in fig.axes[0].get_lines() if line.get_label() == "every threshold"]
-        path = sawtooth.get_path().vertices
+        # The path as drawn: matplotlib applies the line's drawstyle to its data when it
+        # draws (get_path() keeps the data points where the line also has markers).
+        path = np.column_stack(STEP_LOOKUP_MAP[sawtooth.get_drawstyle()](*sawtooth.get_data()))
         moves = np.diff(path, axis=0)
         assert np.any((moves[:, 0] != 0) & (moves[:, 1] != 0)) == slanted
         assert {(x, y) for x, y in zip(table.recall, table.precision)} <= {tuple(v) for v in path}
