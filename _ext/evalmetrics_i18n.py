@@ -118,6 +118,52 @@ def _parser_class():
     return TranslatedGlueParser
 
 
+def _subtitle_transform():
+    from sphinx.transforms import SphinxTransform
+
+    class TranslatableSubtitles(SphinxTransform):
+        """An exercise's title (sphinx-exercise's ``exercise_subtitle``) carries no source,
+        so gettext skipped it and it stayed English: give it the exercise's source and
+        line, and its text as the message (titles with math or roles stay untouched)."""
+
+        default_priority = 15  # before Sphinx's Locale (20)
+
+        def apply(self, **kwargs):
+            for node in self.document.findall(nodes.subtitle):
+                if node.source or not all(isinstance(c, nodes.Text) for c in node.children):
+                    continue
+                parent = node.parent
+                while parent is not None and not parent.line:
+                    parent = parent.parent
+                node.source = self.document["source"]
+                node.line = parent.line if parent is not None else 1
+                node.rawsource = node.astext()
+
+    return TranslatableSubtitles
+
+
+def _record_subtitles(app, doctree):
+    """sphinx-exercise rebuilds an exercise's title after reading (a post-transform), so
+    the gettext builder, which extracts from the resolved page, never sees the
+    subtitle: keep its message at reading and hand it to the catalogue."""
+    if app.builder.name != "gettext":
+        return
+    found = [(node.rawsource, node.source, node.line) for node in doctree.findall(nodes.subtitle)
+             if node.rawsource and node.source]
+    app.env.__dict__.setdefault("evalmetrics_subtitles", {})[app.env.docname] = found
+
+
+def _add_subtitles(app, doctree, docname):
+    if app.builder.name != "gettext":
+        return
+    from sphinx.builders.gettext import MsgOrigin
+    from sphinx.util.i18n import docname_to_domain
+
+    catalog = app.builder.catalogs[docname_to_domain(docname, app.config.gettext_compact)]
+    for message, source, line in getattr(app.env, "evalmetrics_subtitles", {}).get(docname, []):
+        catalog.add(message, MsgOrigin(source, line))
+
+
 # ------------------------------------------------------------------ stubs
 
 
@@ -199,7 +245,7 @@ def _on_doctree_read(app, doctree):
 
 
 def _purge(app, env, docname):
-    for name in ("evalmetrics_coverage",):
+    for name in ("evalmetrics_coverage", "evalmetrics_subtitles"):
         getattr(env, name, {}).pop(docname, None)
     getattr(env, "evalmetrics_stubs", set()).discard(docname)
 
@@ -320,6 +366,9 @@ def setup(app):
     app.add_config_value("evalmetrics_translations", ["zh_CN"], "html", list)
     app.add_source_parser(_parser_class(), override=True)
     app.add_search_language(_search_language())
+    app.add_transform(_subtitle_transform())
+    app.connect("doctree-read", _record_subtitles)
+    app.connect("doctree-resolved", _add_subtitles)
     app.connect("config-inited", _on_config_inited)
     app.connect("source-read", _on_source_read)
     app.connect("doctree-read", _on_doctree_read)

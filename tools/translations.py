@@ -128,7 +128,7 @@ def update(language: str, new_pages: list[str]) -> int:
                           doctreedir=str(BUILD / "gettext" / ".doctrees"),
                           confoverrides={"latex_individualpages": False,
                                          "nb_execution_cache_path": str(BUILD / ".jupyter_cache")},
-                          builder="gettext", keep_going=True)
+                          builder="gettext", keep_going=True, freshenv=True)
     if status != 0:
         return 1
     pages = translated_pages(language) + [p for p in new_pages if p not in translated_pages(language)]
