@@ -31,11 +31,13 @@ TITLE  ?=
 SOLUTIONS ?= no
 
 # Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium.
+# xeCJK (texlive-lang-chinese) and Noto CJK (fonts-noto-cjk): the Chinese edition's PDF.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-                texlive-xetex latexmk fonts-freefont-otf poppler-utils
+                texlive-xetex latexmk fonts-freefont-otf poppler-utils \
+                texlive-lang-chinese fonts-noto-cjk
 BROWSER_PACKAGES := chromium
 
-.PHONY: venv test book pdf handout system tex browser expected-outputs clean lock test-newest
+.PHONY: venv test book translations pdf handout system tex browser expected-outputs clean lock test-newest
 
 # Every Python package at the version constraints.txt names (the lock), so a course
 # that builds its handouts in week 1 and week 12 gets the same numbers and figures.
@@ -68,15 +70,32 @@ ifneq ($(filter pdf,$(MAKECMDGOALS)),)
 book: pdf
 endif
 
+# The translated editions (tools/translations.py): built after the English one, from its
+# execution cache, into _build/html/<language>/; each prints its coverage and its time.
+LANGUAGES := zh_CN
+
 book: $(STAMP)
 	$(LOCK) $(BUILD) .
+	$(LOCK) $(BIN)/python tools/translations.py html $(LANGUAGES)
 	@touch _build/.html-built
 
+# The translations' catalogues brought in step with the English pages (new paragraphs
+# untranslated, changed ones fuzzy); `make translations PAGES=book/costs` starts a page.
+translations: $(STAMP)
+	$(LOCK) $(BIN)/python tools/translations.py update $(LANGUAGES) $(PAGES)
+
+# `make pdf LANGUAGE=zh_CN`: the translated edition's PDF (tools/translations.py).
+LANGUAGE ?= en
+ifneq ($(LANGUAGE),en)
+pdf: $(STAMP) tex
+	$(LOCK) $(BIN)/python tools/translations.py pdf $(LANGUAGE)
+else
 pdf: $(STAMP) tex
 	$(LOCK) $(BUILD) --builder pdflatex .
 	$(BIN)/python tools/latex_log.py _build/latex/evalmetrics.log
 	@touch _build/latex/evalmetrics.pdf
 	@echo "PDF: _build/latex/evalmetrics.pdf"
+endif
 
 handout: $(STAMP) tex
 	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no]'; exit 2; }
