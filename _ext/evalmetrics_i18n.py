@@ -203,6 +203,25 @@ def _paragraph(text: str, link_text: str, url: str, classes: list[str]) -> nodes
 # ----------------------------------------------------------------- coverage
 
 
+def _has_words(node) -> bool:
+    """Whether a message has words outside its math and code (``$n$``, a code name or
+    a number needs no translation)."""
+    for text in node.findall(nodes.Text):
+        parent = text.parent
+        if isinstance(parent, (nodes.math, nodes.literal)) or \
+                any(isinstance(a, (nodes.math, nodes.literal)) for a in _ancestors(parent)):
+            continue
+        if not NO_WORDS.match(str(text)):
+            return True
+    return False
+
+
+def _ancestors(node):
+    while node is not None:
+        yield node
+        node = node.parent
+
+
 def coverage_of(doctree) -> tuple[int, int]:
     """(translated, total) paragraphs of a page read with a catalogue."""
     translated = total = 0
@@ -211,7 +230,7 @@ def coverage_of(doctree) -> tuple[int, int]:
             continue
         if isinstance(node, (nodes.math_block, nodes.literal_block, nodes.raw)):
             continue
-        if NO_WORDS.match(node.astext()):
+        if not _has_words(node):
             continue
         total += 1
         translated += bool(node["translated"])
