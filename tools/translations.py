@@ -97,7 +97,10 @@ def _build(language: str, builder: str, outdir: Path) -> int:
                         path_config=str(ROOT / "_config.yml"),
                         doctreedir=str(BUILD / language / ".doctrees"),
                         confoverrides=overrides(language, builder), builder=builder,
-                        warningiserror=True, keep_going=True)
+                        warningiserror=True, keep_going=True,
+                        # Read afresh every time: a few pages in full and stubs, seconds,
+                        # and no environment kept from an older extension or catalogue.
+                        freshenv=True)
 
 
 def html(language: str) -> int:
