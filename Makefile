@@ -41,9 +41,11 @@ PAPER  ?=
 # Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
                 texlive-xetex latexmk fonts-freefont-otf poppler-utils
+# xeCJK (texlive-lang-chinese) and Noto CJK (fonts-noto-cjk): the Chinese edition's PDF.
+CJK_PACKAGES := texlive-lang-chinese fonts-noto-cjk
 BROWSER_PACKAGES := chromium
 
-.PHONY: venv test book pdf handout system tex browser expected-outputs clean lock test-newest lint
+.PHONY: venv test book translations pdf handout system tex tex-cjk browser expected-outputs clean lock test-newest lint
 
 # Every Python package at the version constraints.txt names (the lock), so a course
 # that builds its handouts in week 1 and week 12 gets the same numbers and figures.
@@ -76,19 +78,36 @@ ifneq ($(filter pdf,$(MAKECMDGOALS)),)
 book: pdf
 endif
 
+# The translated editions (tools/translations.py): built after the English one, from its
+# execution cache, into _build/html/<language>/; each prints its coverage and its time.
+LANGUAGES := zh_CN
+
 book: $(STAMP)
 	$(LOCK) $(BUILD) .
+	$(LOCK) $(BIN)/python tools/translations.py html $(LANGUAGES)
 	@touch _build/.html-built
+
+# The translations' catalogues brought in step with the English pages (new paragraphs
+# untranslated, changed ones fuzzy); `make translations PAGES=book/costs` starts a page.
+translations: $(STAMP)
+	$(LOCK) $(BIN)/python tools/translations.py update $(LANGUAGES) $(PAGES)
 
 # The LaTeX of the edition asked for (_ext/evalmetrics_latex.py reads the two variables),
 # then only its own PDF: evalmetrics.tex and evalmetrics-student.tex share _build/latex.
+# `make pdf LANGUAGE=zh_CN`: the translated edition's PDF (tools/translations.py).
+LANGUAGE ?= en
 PDF_NAME := evalmetrics$(if $(filter no,$(SOLUTIONS)),-student)
+ifneq ($(LANGUAGE),en)
+pdf: $(STAMP) tex tex-cjk
+	$(LOCK) $(BIN)/python tools/translations.py pdf $(LANGUAGE)
+else
 pdf: $(STAMP) tex
 	$(LOCK) sh -c 'EVALMETRICS_PAPER="$(PAPER)" EVALMETRICS_SOLUTIONS="$(SOLUTIONS)" \
 	  $(BUILD) --builder latex . && $(MAKE) --no-print-directory -C _build/latex $(PDF_NAME).pdf'
 	$(BIN)/python tools/latex_log.py _build/latex/$(PDF_NAME).log
 	@touch _build/latex/$(PDF_NAME).pdf
 	@echo "PDF: _build/latex/$(PDF_NAME).pdf"
+endif
 
 handout: $(STAMP) tex
 	@test -n "$(PAGES)" || { echo 'usage: make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes|no] [PAPER=a4|letter]'; exit 2; }
@@ -100,6 +119,9 @@ handout: $(STAMP) tex
 # instead when not root.
 tex:
 	@$(PYTHON) tools/system.py tex $(TEX_PACKAGES)
+
+tex-cjk:
+	@$(PYTHON) tools/system.py tex $(CJK_PACKAGES)
 
 browser:
 	@$(PYTHON) tools/system.py browser $(BROWSER_PACKAGES)

@@ -57,7 +57,8 @@ BOOK = ROOT / "book"
 BUILD = ROOT / "_build"
 OUTPUTS = ROOT / "tests" / "book_outputs"
 # What a built page depends on (for deciding whether a build is stale).
-BOOK_INPUTS = ("book/*", "_config.yml", "_toc.yml", "_ext/*.py", "_ext/static/*", "tools/*.py",
+BOOK_INPUTS = ("book/*", "_config.yml", "_toc.yml", "_ext/*.py", "_ext/static/*", "_ext/templates/*",
+               "tools/*.py", "locale/*/LC_MESSAGES/book/*.po",
                "evalmetrics/**/*.py", "pyproject.toml")
 
 

@@ -242,7 +242,9 @@ def _on_config_inited(app, config):
     os.environ["EVALMETRICS_FIGURE_LOG"] = str(log)
     # Offline MathJax (unless a page set explicitly wants another one).
     if not config.mathjax_path or "cdn.jsdelivr.net" in config.mathjax_path:
-        config.mathjax_path = "mathjax/tex-chtml.js"
+        # A translated edition loads the English site's copy (its _static is ../../_static).
+        translated = (config.language or "en") != "en"
+        config.mathjax_path = ("../../_static/" if translated else "") + "mathjax/tex-chtml.js"
 
 
 def _mathjax_source() -> Path:
@@ -541,15 +543,29 @@ def _on_build_finished(app, exception):
     _build_failed = _build_failed or exception is not None or app.statuscode != 0
     if exception is not None or app.builder.format != "html":
         return
+    if _translated(app):
+        return  # MathJax, the notebooks and their zip are the English edition's
     _copy_mathjax(Path(app.outdir))
     _write_notebooks(app)
+
+
+def _translated(app) -> bool:
+    """A translated edition (tools/translations.py): it sits in ``zh_CN/`` of the English
+    site and uses the English edition's MathJax, notebooks and zip (the same cells)."""
+    return (app.config.language or "en") != "en"
+
+
+def _edition_prefix(app) -> str:
+    """From a translated edition's root to the English site's root."""
+    return "../" if _translated(app) else ""
 
 
 def _on_page_context(app, pagename, templatename, context, doctree):
     # Runs before sphinx-book-theme's header buttons (priority 501).
     if doctree is not None and pagename in app.env.found_docs and \
             str(app.env.doc2path(pagename)).endswith(".md"):
-        context["ipynb_source"] = pagename + ".ipynb"
+        context["ipynb_source"] = _edition_prefix(app) * 2 + pagename + ".ipynb" \
+            if _translated(app) else pagename + ".ipynb"
 
 
 def _report_figure_text(app, env):
@@ -623,7 +639,7 @@ def _offer_zip(app, pagename, templatename, context, doctree):
         if group.get("label") == "download-buttons":
             group["buttons"].append({
                 "type": "link",
-                "url": context["pathto"](notebook_zip.ZIP_NAME, 1),
+                "url": context["pathto"](_edition_prefix(app) + notebook_zip.ZIP_NAME, 1),
                 "text": "all notebooks .zip",
                 "tooltip": "Download every chapter's notebook and the package's wheel",
                 "icon": "fas fa-file-zipper",

@@ -23,7 +23,7 @@ from notebooks import EXERCISE_KINDS, EXERCISE_LEVELS, leftover_myst  # noqa: E4
 # Pages that teach nothing to practise: the landing page, the notation, the
 # bibliography, the table of checks against scikit-learn and the API reference
 # (book/api*.md).
-NOT_TEACHING = {"index", "notation", "bibliography", "checked-against-scikit-learn"}
+NOT_TEACHING = {"index", "notation", "bibliography", "checked-against-scikit-learn", "glossary"}
 FEWEST, MOST = 4, 8
 
 FENCE = re.compile(r"^(`{3,}|:{3,})\{(exercise|solution|solution-start|solution-end)\}\s*(.*)$")
