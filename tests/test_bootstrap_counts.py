@@ -38,7 +38,7 @@ def replicates_and_counts(engine, seed, n_resamples):
 @pytest.mark.parametrize("decimals", [1, 2])
 def test_each_count_replicate_is_the_auc_of_the_rows_it_stands_for(decimals):
     y, score = tied_scores(0, 3000, decimals)
-    engine = _bootstrap_auc.engine_for(em.roc_auc, y, score)
+    engine = _bootstrap_auc.auc_engine(y, score)
     values, counts = replicates_and_counts(engine, 5, 40)
     rows = representatives(engine.cells[0].cell_of_row)
     assert len(rows) == counts.shape[1]
@@ -51,7 +51,7 @@ def test_each_count_replicate_is_the_auc_of_the_rows_it_stands_for(decimals):
 def test_each_paired_count_replicate_is_the_difference_on_its_rows():
     y, a = tied_scores(1, 4000, 1)
     _, b = tied_scores(2, 4000, 1, shift=0.8)
-    engine = _bootstrap_auc.engine_for(em.roc_auc, y, a, b)
+    engine = _bootstrap_auc.auc_engine(y, a, b)
     values, counts = replicates_and_counts(engine, 6, 30)
     cells_a, cells_b = (c.cell_of_row for c in engine.cells)
     rows = representatives(cells_a * engine.cells[1].n_cells + cells_b)
