@@ -6,6 +6,10 @@ weights with a positive sum):
 
 * :func:`brier` -- the (weighted) mean of ``(p - y)^2``, a float (the same for weights
   at any scale).
+* :func:`squared_errors` -- the terms ``(p - y)^2`` themselves (float64).
+* :func:`brier_of_counts` -- the Brier score of a resample, from how many times it
+  drew each row (``counts``, any integer type), the rows' squared errors and the
+  number of rows drawn.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import numpy as np
 
 from .weights import scale_free
 
-__all__ = ["brier"]
+__all__ = ["brier", "brier_of_counts", "squared_errors"]
 
 # Rows per block of the unweighted score: 512 KB of float64 stays in the L2 cache,
 # so the squares are never written to memory (a fresh n-long array would cost more
@@ -41,3 +45,19 @@ def brier(y, p, weights=None):
         np.square(block, out=block)
         total += float(np.add.reduce(block))
     return total / n
+
+
+def squared_errors(y, p):
+    """``(p - y)^2`` as float64, the terms whose mean is the Brier score."""
+    errors = np.subtract(p, y, dtype=np.float64)
+    np.square(errors, out=errors)
+    return errors
+
+
+def brier_of_counts(counts, errors, total):
+    """``sum(counts x errors) / total``: the Brier score of the resample that drew row i counts[i] times.
+
+    Summed without BLAS (which may start threads that wait on each other when
+    called from worker threads); the integer counts are cast as they are read.
+    """
+    return float(np.einsum("i,i->", counts, errors)) / total

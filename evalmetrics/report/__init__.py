@@ -3,7 +3,7 @@
 =====================  ======================================================
 ``data``               CSV reading with the standard library, one-line errors
 ``model``              the report's numbers: :func:`build_report`
-``resampling``         every bootstrapped number from one sort per score column
+``resampling``         the engine of every bootstrapped number: one pass, the library's bootstrap
 ``results``            the dataclasses that hold them
 ``checks``             the plain-language warnings
 ``content``            what the report says, as a :class:`Document`
