@@ -105,8 +105,12 @@ def build_parser():
                     "costs, paired differences between score columns, and plain-language warnings.",
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("data", nargs="?", metavar="DATA.csv", help="CSV file with a header line")
-    report.add_argument("--demo", choices=["breast-cancer"],
-                        help="run the handbook's screening project instead of reading a file")
+    from .report.commands import report_demos
+
+    # The demos installed packages register (the handbook: breast-cancer); never imported here.
+    report.add_argument("--demo", choices=sorted(report_demos()),
+                        help="run a demo instead of reading a file: breast-cancer is the handbook's "
+                             "screening project")
 
     columns = report.add_argument_group("columns of DATA.csv")
     columns.add_argument("--label", metavar="COLUMN", help="the true labels")

@@ -9,11 +9,15 @@
 ``content``            what the report says, as a :class:`Document`
 ``document``           Markdown and self-contained HTML rendering
 ``figures``            ROC, precision-recall, reliability and cost figures
-``demo``               the screening demo rendered from :func:`~evalmetrics.handbook.run_screening`
-``commands``           both commands end to end
+``commands``           both commands end to end; the demos through their hook
 ``output``             a report folder: never over a user's file, one rename
 ``progress``           a dependency-free progress bar on stderr
 =====================  ======================================================
+
+The report package never imports the book's companion
+(:mod:`evalmetrics.handbook`): ``evalmetrics report --demo`` runs a demo that a
+package registers in the entry-point group ``evalmetrics.report_demos``
+(:func:`report_demos`), and the companion registers its screening project there.
 
 Example, in Python rather than from the command line:
 
@@ -26,7 +30,7 @@ Example, in Python rather than from the command line:
 """
 
 from .checks import report_warnings
-from .commands import csv_report, demo_report
+from .commands import csv_report, demo_report, report_demos
 from .content import report_document, report_summary
 from .data import Dataset, ReportError, read_dataset
 from .document import Document, render_html, render_markdown
@@ -50,6 +54,7 @@ __all__ = [
     "read_dataset",
     "render_html",
     "render_markdown",
+    "report_demos",
     "report_document",
     "report_summary",
     "report_warnings",

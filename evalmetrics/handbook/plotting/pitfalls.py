@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting._style import BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, pyplot
+from ...plotting import BLUE, GREEN, GREY, MAX_WIDTH_IN, ORANGE, SMALL_TEXT, finish, new_axes, pyplot
 
 __all__ = ["plot_pr_areas", "plot_tie_staircases"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from ... import arrays, costs, curves
-from ..studies import binormal_curve
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
+from ...datasets import binormal_curve
+from ...plotting import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, pyplot
 from ...plotting.calibration import plot_reliability_diagram
 from ...plotting.validation import plot_bootstrap_distributions
 
