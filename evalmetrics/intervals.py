@@ -359,8 +359,11 @@ def _replicates(metric, columns, all_rows, n_resamples):
 
 # The resamples on which an engine must agree with the metric: drawn from their own
 # generator, so that the check changes nothing in the caller's stream of resamples.
+# Beyond _CHECK_ROWS rows a check draws that many rows (with replacement, so some rows
+# repeat as in any resample): the check then costs a bounded time and memory.
 _CHECK_SEED = 20_240_601
 _CHECKS = 2
+_CHECK_ROWS = 1 << 20
 
 
 def _agree(engine_value, metric_value):
@@ -377,7 +380,7 @@ def _disagreement(engine, metric, columns, estimate):
     n = len(columns[0])
     rng = np.random.default_rng(_CHECK_SEED)
     for check in range(_CHECKS):
-        rows = rng.integers(0, n, n)
+        rows = rng.integers(0, n, min(n, _CHECK_ROWS))
         expected = _quietly(metric, columns, rows, "on a check resample")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
@@ -462,7 +465,12 @@ def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, e
     """The bootstrap of ``metric`` on ``columns``; an engine (see ``_engine``, its factory
     carried by ``carrier``) replaces the metric calls on the resamples when it computes the metric."""
     n = len(columns[0])
-    estimate = _quietly(metric, columns, np.arange(n), "on the data")
+    # The metric reads the data themselves (no copy: the report's columns are long), through
+    # read-only views, so that a metric cannot change the caller's arrays.
+    views = [c.view() for c in columns]
+    for view in views:
+        view.flags.writeable = False
+    estimate = _quietly(metric, views, slice(None), "on the data")
     if math.isnan(estimate):
         raise ValueError("the metric is undefined (NaN) on the original data")
     engine = _engine(metric if carrier is None else carrier, metric, columns, engine, estimate)
@@ -546,7 +554,8 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         calling the metric, and is used only once it has shown that it
         computes the metric: its value on the data and on two resamples
         (drawn from a generator of their own, so the resamples of the
-        interval do not change) must equal the metric's own, to 1e-12
+        interval do not change; of at most 2**20 rows, so the check stays
+        cheap on long data) must equal the metric's own, to 1e-12
         relative.  ``"auto"``: the engine the metric carries as
         ``metric.bootstrap_engine``, if any, when the arrays are ``y_true,
         y_score``; one that fails the check is dropped without a warning

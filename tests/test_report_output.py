@@ -55,7 +55,7 @@ def no_computation(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("the report was computed although its folder was refused")
     monkeypatch.setattr("evalmetrics.report.model.build_report", forbidden)
-    monkeypatch.setattr("evalmetrics.report.data.read_dataset", forbidden)
+    monkeypatch.setattr("evalmetrics.report.reading.read_dataset", forbidden)
     monkeypatch.setattr("evalmetrics.report.commands.read_dataset", forbidden)
 
 

@@ -140,20 +140,20 @@ def test_a_report_is_the_generic_bootstrap_wired_in():
 
 
 def test_a_row_drawn_256_times_or_more_is_counted_in_full():
-    from evalmetrics.report.resampling import _SortedColumn
+    from evalmetrics.report.resampling import _bytes, _SortedColumn
 
     y, a, _, _ = data(seed=8, n=400, decimals=2)
     column = _SortedColumn(y, a, 0.5, True)
     wide = np.zeros(len(y), dtype=np.int64)
     wide[:40] = 1
-    wide[np.flatnonzero(y)[0]] = 300  # as a byte, 300 wraps around to 44
+    wide[np.flatnonzero(y)[0]] = 300  # as a byte, 300 would wrap around to 44
     wide[np.flatnonzero(~y)[0]] = 260
-    wrapped = wide.astype(np.uint8)
-    assert int(wrapped.sum()) != int(wide.sum())
-    from_bytes = column.numbers(wrapped, wide, int(wide.sum()))
-    assert from_bytes == column.numbers(wide, wide, int(wide.sum()))
+    assert _bytes(wide) is wide and _bytes(np.minimum(wide, 255)).dtype == np.uint8
+    found = column.numbers(_bytes(wide), int(wide.sum()))
     expected = ORACLE["auc"](None)(np.repeat(y, wide), np.repeat(a, wide))
-    assert abs(from_bytes[4] - expected) <= TOL
+    assert abs(found[4] - expected) <= TOL
+    c = _binary_counts_from_masks(np.repeat(y, wide), np.repeat(a, wide) >= 0.5)
+    assert found[:4] == (c.tp, c.fp, c.fn, c.tn)
 
 
 # ---------------------------------------------------------------------------

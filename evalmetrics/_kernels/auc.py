@@ -113,14 +113,16 @@ def twice_u_of_counts(positive, negatives_upto, at_most, below=None):
     at the negatives scored at most and strictly below its score (``below``
     None: no negative ties a positive).  Each positive earns the negatives
     below it twice and those tied with it once.  Works on one resample (1-D)
-    or a block of them (2-D, one resample per row).
+    or a block of them (2-D, one resample per row); the counts may be 32-bit
+    while twice the rows drawn fit.
     """
     earned = np.take(negatives_upto, at_most, axis=-1)
     if below is None:
         earned *= 2
     else:
         earned += np.take(negatives_upto, below, axis=-1)
-    return np.einsum("...i,...i->...", positive, earned)
+    # Summed in 64 bits whatever the counts' type (32-bit counts keep memory low).
+    return np.einsum("...i,...i->...", positive, earned, dtype=np.int64)
 
 
 def _add_u(higher, lower):

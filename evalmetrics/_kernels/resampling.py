@@ -82,9 +82,11 @@ def multiplicities(rng, n, n_resamples, groups=None):
     often as its group is drawn.
     """
     if groups is None:
-        for block in row_blocks(rng, n, n_resamples):
-            for rows in block:
-                yield np.bincount(rows, minlength=n)
+        for k in chunks(n, n_resamples):
+            block = rng.integers(0, n, (k, n))
+            for j in range(k):
+                yield np.bincount(block[j], minlength=n)
+            del block  # before the next block is drawn: one at a time in memory
         return
     n_groups = int(groups.max()) + 1
     for block in group_blocks(rng, n_groups, n_resamples):

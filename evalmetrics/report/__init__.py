@@ -1,7 +1,8 @@
 """Evaluation reports of anyone's labels and scores: the engine of ``evalmetrics report``.
 
 =====================  ======================================================
-``data``               CSV reading with the standard library, one-line errors
+``data``               the data read, the rules for its values, one-line errors
+``reading``            a CSV file read in bounded chunks, the used columns only
 ``model``              the report's numbers: :func:`build_report`
 ``resampling``         the engine of every bootstrapped number: one pass, the library's bootstrap
 ``results``            the dataclasses that hold them
@@ -32,7 +33,8 @@ Example, in Python rather than from the command line:
 from .checks import report_warnings
 from .commands import csv_report, demo_report, report_demos
 from .content import report_document, report_summary
-from .data import Dataset, ReportError, read_dataset
+from .data import Dataset, ReportError
+from .reading import read_dataset
 from .document import Document, render_html, render_markdown
 from .model import build_report, dataset_from_arrays
 from .results import ColumnReport, CostPoint, Estimate, PairedDifference, Report, ReportSetup

@@ -25,7 +25,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import ReportError, read_dataset
+from .data import ReportError
+from .reading import read_dataset
 from .document import render_html, render_markdown
 
 __all__ = ["DEMO_GROUP", "check_targets", "csv_report", "demo_report", "report_demos", "to_json", "write_report"]

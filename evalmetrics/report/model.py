@@ -79,6 +79,8 @@ def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="ar
     if groups is not None:
         groups = arrays.column(groups, "groups").astype(str)
         arrays.same_length(y_true=is_positive, groups=groups)
+        # Numbered in the sorted order of the names, as read_dataset numbers them.
+        groups = np.unique(groups, return_inverse=True)[1].ravel().astype(np.int32)
     labels = np.unique(arrays.column(y_true, "y_true"))
     positive = pos_label if pos_label is not None else (True if labels.dtype.kind == "b" else 1)
     negatives = tuple(str(v) for v in labels.tolist() if v != positive)

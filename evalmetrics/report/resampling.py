@@ -29,6 +29,8 @@ resamples' multiplicities in flight.
 from __future__ import annotations
 
 import collections
+import hashlib
+import itertools
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +39,7 @@ import numpy as np
 
 from .._kernels import resampling
 from .._kernels.auc import auc_from_twice_u, average_precision_of_counts, twice_u_of_counts
-from .._kernels.brier import brier_of_counts, squared_errors
+from .._kernels.brier import brier_of_counts
 from ..calibration import brier_score
 from ..counts import BinaryCounts
 from ..curves import average_precision, roc_auc
@@ -51,8 +53,10 @@ __all__ = ["ReportBootstrap"]
 THRESHOLD_METRICS = ("accuracy", "precision", "recall", "specificity", "f1", "balanced_accuracy", "mcc")
 RANKING_METRICS = ("auc", "average_precision", "brier")
 _WORKERS = max(1, min(4, os.cpu_count() or 1))
-# Resamples in flight: each holds two n-long arrays (int64 and bytes); fewer for long columns.
+# Resamples in flight: each holds its multiplicities (bytes); fewer for long columns.
 _IN_FLIGHT_BYTES = 64 << 20
+# Beyond this many rows the columns of a resample are computed one after another.
+_PARALLEL_ROWS = 1 << 21
 
 # The rates at a threshold, from counts (arrays over resamples); NaN where a ratio is 0 / 0.
 _RATES = {
@@ -92,9 +96,9 @@ def _metric(name, threshold):
     return _with_both_classes(lambda y, s: rate(y, s >= threshold, zero_division=math.nan))
 
 
-def _cumulative(counts):
-    """Cumulative sums with a leading 0: ``out[i]`` counts the first ``i`` entries (int64)."""
-    out = np.empty(len(counts) + 1, dtype=np.int64)
+def _cumulative(counts, dtype):
+    """Cumulative sums with a leading 0: ``out[i]`` counts the first ``i`` entries."""
+    out = np.empty(len(counts) + 1, dtype=dtype)
     out[0] = 0
     # Widened first, then summed in place: numpy's cumsum with a dtype casts element by element.
     out[1:] = counts
@@ -107,47 +111,52 @@ def _index(values, n):
     return values.astype(np.int32) if n < 2 ** 31 else values
 
 
+def _bytes(multiplicity):
+    """The multiplicities as bytes when no row was drawn 256 times or more (nearly always), else as they are."""
+    return multiplicity.astype(np.uint8) if multiplicity.max(initial=0) < 256 else multiplicity
+
+
 class _SortedColumn:
     """One score column sorted once: where each positive sits among the negatives, and the threshold."""
 
     def __init__(self, is_positive, values, threshold, probabilities):
+        # Built for memory: the n-long temporaries are freed as soon as they are used, and
+        # every index is kept in 32 bits below 2**31 rows.
         n = len(values)
         order = np.argsort(values, kind="stable")
-        ordered = values[order]
         positive = is_positive[order]
         self.positive_rows = _index(order[positive], n)
         self.negative_rows = _index(order[~positive], n)
-        positive_scores, negative_scores = ordered[positive], ordered[~positive]
-        del order, ordered, positive
+        del order, positive
+        positive_scores, negative_scores = values[self.positive_rows], values[self.negative_rows]
         # Negatives strictly below and at most each positive's score (the AUC counts the first
         # in full and the ties between the two by one half); None when no negative ties a positive.
-        self.negatives_below = np.searchsorted(negative_scores, positive_scores, "left")
-        at_most = np.searchsorted(negative_scores, positive_scores, "right")
+        self.negatives_below = _index(np.searchsorted(negative_scores, positive_scores, "left"), n)
+        at_most = _index(np.searchsorted(negative_scores, positive_scores, "right"), n)
         self.negatives_at_most = at_most if np.any(at_most != self.negatives_below) else None
         del at_most
         # Positives of one score form one threshold of the precision-recall curve.
-        starts = np.flatnonzero(np.r_[True, positive_scores[1:] != positive_scores[:-1]])
+        starts = _index(np.flatnonzero(np.r_[True, positive_scores[1:] != positive_scores[:-1]]), n)
         self.distinct_positives = len(starts) == len(positive_scores)
         self.group_starts = starts
-        self.group_ends = np.r_[starts[1:], len(positive_scores)]
+        self.group_ends = _index(np.r_[starts[1:], len(positive_scores)], n)
         self.group_negatives_below = self.negatives_below[starts]
         self.positives_below_threshold = int(np.searchsorted(positive_scores, threshold, "left"))
         self.negatives_below_threshold = int(np.searchsorted(negative_scores, threshold, "left"))
         del positive_scores, negative_scores
-        self.errors = squared_errors(is_positive, values) if probabilities else None
+        # The Brier score reads the column itself: no array of squared errors as long as the data.
+        self.values = values if probabilities else None
+        self.is_positive = is_positive
 
-    def numbers(self, multiplicity, wide, drawn):
-        """(tp, fp, fn, tn, AUC, AP, Brier) of one resample, given each row's multiplicity.
-
-        ``multiplicity`` may be bytes that wrapped around for a row drawn 256 times
-        or more; then the totals miss ``drawn`` and ``wide`` (int64) is used instead.
-        """
-        positive = np.take(multiplicity, self.positive_rows).astype(np.int64)
+    def numbers(self, multiplicity, drawn):
+        """(tp, fp, fn, tn, AUC, AP, Brier) of one resample, given each row's multiplicity
+        (bytes, see :func:`_bytes`, or int64) and the rows drawn."""
+        # Counts in 32 bits while twice the rows drawn fit (the AUC's 2 U is summed in 64).
+        dtype = np.int32 if 2 * drawn < 2 ** 31 else np.int64
+        positive = np.take(multiplicity, self.positive_rows).astype(dtype)
         negative = np.take(multiplicity, self.negative_rows)
-        positives_upto, negatives_upto = _cumulative(positive), _cumulative(negative)
+        positives_upto, negatives_upto = _cumulative(positive, dtype), _cumulative(negative, dtype)
         p, q = int(positives_upto[-1]), int(negatives_upto[-1])
-        if p + q != drawn and multiplicity is not wide:
-            return self.numbers(wide, wide, drawn)
         tp = p - int(positives_upto[self.positives_below_threshold])
         fp = q - int(negatives_upto[self.negatives_below_threshold])
         auc = ap = brier = math.nan
@@ -165,8 +174,8 @@ class _SortedColumn:
             # A threshold above every drawn row flags nothing and gains nothing: 0 / 1, not 0 / 0.
             np.maximum(flagged, 1, out=flagged)
             ap = average_precision_of_counts(gained, true_positives, flagged, p)
-            if self.errors is not None:
-                brier = brier_of_counts(multiplicity, self.errors, drawn)
+            if self.values is not None:
+                brier = brier_of_counts(multiplicity, self.is_positive, self.values, p, drawn)
         return tp, fp, p - tp, q - fp, auc, ap, brier
 
 
@@ -177,16 +186,11 @@ class _Pass:
         self.y, self.groups, self.columns, self.progress = y, groups, columns, progress
         self.n = len(y)
         self._found = {}  # (state of the generator, resamples) -> {(column, name): replicates}
-        self._checked = []  # [(rows, numbers)] of the last resamples asked for by at()
+        self._checked = []  # [(digest of the rows, numbers)] of the last resamples asked for by at()
 
-    def _all(self, multiplicity, wide, drawn, pool=None):
-        """{(column, name): value} of one resample (values, or arrays over a block of them)."""
-        if pool is None:
-            found = [column.numbers(multiplicity, wide, drawn) for column in self.columns]
-        else:
-            found = [f.result() for f in [pool.submit(c.numbers, multiplicity, wide, drawn)
-                                          for c in self.columns]]
-        return found
+    def _all(self, multiplicity, drawn):
+        """Per column, (tp, fp, fn, tn, AUC, AP, Brier) of one resample."""
+        return [column.numbers(multiplicity, drawn) for column in self.columns]
 
     @staticmethod
     def _named(found):
@@ -205,35 +209,43 @@ class _Pass:
 
     def estimate(self):
         if not hasattr(self, "_estimates"):
-            everything = np.ones(self.n, dtype=np.int64)
-            found = self._all(everything, everything, self.n)
+            everything = np.ones(self.n, dtype=np.uint8)
+            found = self._all(everything, self.n)
             self._estimates = {key: float(v[0]) for key, v in self._named([[[x] for x in row] for row in found]).items()}
         return self._estimates
 
     def at(self, rows):
         """{(column, name): value} on the resample holding ``rows``."""
+        # Every number of the pass is checked on the same two resamples: computed once each.
+        digest = hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int64)).digest()
         for seen, numbers in self._checked:
-            if seen is rows or np.array_equal(seen, rows):
+            if seen == digest:
                 return numbers
-        wide = np.bincount(rows, minlength=self.n)
-        found = self._all(wide, wide, len(rows))
+        multiplicity = _bytes(np.bincount(rows, minlength=self.n))
+        found = self._all(multiplicity, len(rows))
         numbers = {key: float(v[0]) for key, v in self._named([[[x] for x in row] for row in found]).items()}
-        self._checked = (self._checked + [(rows, numbers)])[-2:]
+        self._checked = (self._checked + [(digest, numbers)])[-2:]
         return numbers
 
     def replicates(self, rng, n_resamples, groups):
-        """{(column, name): replicates} on the resamples ``rng`` draws (run once per stream)."""
+        """{(column, name): replicates} on the resamples ``rng`` draws, the pass run once per stream
+        (``rng=None``: those of the last pass)."""
         if groups is not None and not (groups is self.groups or np.array_equal(groups, self.groups)):
             raise ValueError("the report's engine was built for other groups")
+        if rng is None:
+            return self._last
         key = (repr(rng.bit_generator.state), n_resamples, groups is None)
         if key not in self._found:
             self._found = {key: self._run(rng, n_resamples, groups)}
-        return self._found[key]
+        self._last = self._found[key]
+        return self._last
 
     def _run(self, rng, n_resamples, groups):
         n, columns = self.n, self.columns
         found = np.empty((len(columns), 7, n_resamples))
         in_flight = max(1, min(3, _IN_FLIGHT_BYTES // (9 * n)))
+        # One column at a time on long data: each holds a few temporaries as long as a class.
+        workers = _WORKERS if n <= _PARALLEL_ROWS else 1
 
         def collect(b, futures):
             for c, future in enumerate(futures):
@@ -245,14 +257,14 @@ class _Pass:
         # are then independent.  NumPy releases the GIL in its loops, so worker threads work
         # on resample b while this thread draws resample b + 1.
         pending = collections.deque()
-        with ThreadPoolExecutor(max_workers=_WORKERS) as pool:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
             for b, multiplicity in enumerate(resampling.multiplicities(rng, n, n_resamples, groups)):
                 drawn = int(multiplicity.sum()) if groups is not None else n
                 # Multiplicities rarely pass 255: gathered as bytes, they stay in cache.
-                small = multiplicity.astype(np.uint8)
-                pending.append((b, [pool.submit(column.numbers, small, multiplicity, drawn) for column in columns]))
-                del multiplicity, small
-                while len(pending) >= in_flight:
+                multiplicity = _bytes(multiplicity)
+                pending.append((b, [pool.submit(column.numbers, multiplicity, drawn) for column in columns]))
+                del multiplicity
+                while len(pending) > in_flight:
                     collect(*pending.popleft())
             while pending:
                 collect(*pending.popleft())
@@ -312,49 +324,42 @@ class ReportBootstrap:
                  progress=None):
         self.method = "bootstrap" if groups is None else "group bootstrap"
         codes = None if groups is None else np.unique(groups, return_inverse=True)[1].ravel()
-        columns = [_SortedColumn(y, s, t, p) for s, t, p in zip(scores, thresholds, probabilities)]
-        self._shared = _Pass(y, codes, columns, progress)
-        self._options = dict(n_resamples=resamples, confidence=confidence, seed=seed, groups=codes)
-        self._y, self._scores, self._thresholds = y, list(scores), list(thresholds)
-        self._results = {}
-        self._shared.replicates(np.random.default_rng(seed), resamples, codes)
+        shared = _Pass(y, codes, [_SortedColumn(y, s, t, p) for s, t, p in zip(scores, thresholds, probabilities)],
+                       progress)
+        options = dict(n_resamples=resamples, confidence=confidence, seed=seed, groups=codes)
+        replicates = shared.replicates(np.random.default_rng(seed), resamples, codes)
+        estimates = shared.estimate()
 
-    def _result(self, key, estimate, replicates, run):
-        """The library's bootstrap of one number, or None where it is undefined (as the library would say)."""
-        if key not in self._results:
-            defined = np.count_nonzero(~np.isnan(replicates))
-            self._results[key] = None if math.isnan(estimate) or defined < 2 else run()
-        return self._results[key]
+        def run(key, engine, bootstrap, metric, *columns):
+            # Undefined on the data or on all but one resample: the library would refuse it.
+            if math.isnan(estimates[key] if engine.second is None else engine.estimate()):
+                return UNDEFINED, 0
+            if np.count_nonzero(~np.isnan(engine.replicates(None, resamples, groups=codes))) < 2:
+                return UNDEFINED, 0
+            result = bootstrap(metric, y, *columns, engine=lambda *arrays: engine, **options)
+            low, high = result.interval
+            return Estimate(result.estimate, low, high, self.method), result.n_skipped
 
-    def _estimate(self, result):
-        if result is None:
-            return UNDEFINED, 0
-        low, high = result.interval
-        return Estimate(result.estimate, low, high, self.method), result.n_skipped
-
-    def _column(self, column, metric):
-        engine = _Engine(self._shared, metric, column)
-        replicates = engine.replicates(np.random.default_rng(self._options["seed"]), self._options["n_resamples"],
-                                       groups=self._options["groups"])
-        return self._estimate(self._result((column, metric), engine.estimate(), replicates, lambda: bootstrap_interval(
-            _metric(metric, self._thresholds[column]), self._y, self._scores[column],
-            engine=lambda *arrays: engine, **self._options)))
+        # Every number now, so that the sorted columns are freed before the rest of the report.
+        self._numbers = {}
+        for c, (s, t) in enumerate(zip(scores, thresholds)):
+            for name in THRESHOLD_METRICS + RANKING_METRICS:
+                self._numbers[c, name] = run((c, name), _Engine(shared, name, c), bootstrap_interval,
+                                             _metric(name, t), s)
+        for (i, a), (j, b) in itertools.combinations(enumerate(scores), 2):
+            for name in RANKING_METRICS:
+                self._numbers[i, j, name] = run(None, _Engine(shared, name, i, j), bootstrap_difference,
+                                                _metric(name, None), a, b)
+        del replicates, shared
 
     def estimate(self, column, metric):
         """The :class:`Estimate` of ``metric`` for column number ``column``."""
-        return self._column(column, metric)[0]
+        return self._numbers[column, metric][0]
 
     def skipped(self, column, metrics):
         """Most resamples any of ``metrics`` of the column left out (where it was undefined)."""
-        return max(self._column(column, m)[1] for m in metrics)
+        return max(self._numbers[column, m][1] for m in metrics)
 
     def difference(self, first, second, metric):
         """The paired :class:`Estimate` of ``metric(first) - metric(second)`` on the same resamples."""
-        engine = _Engine(self._shared, metric, first, second)
-        replicates = engine.replicates(np.random.default_rng(self._options["seed"]), self._options["n_resamples"],
-                                       groups=self._options["groups"])
-        return self._estimate(self._result((first, second, metric), engine.estimate(), replicates,
-                                           lambda: bootstrap_difference(
-                                               _metric(metric, None), self._y, self._scores[first],
-                                               self._scores[second], engine=lambda *arrays: engine,
-                                               **self._options)))[0]
+        return self._numbers[first, second, metric][0]
