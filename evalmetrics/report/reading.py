@@ -28,8 +28,10 @@ from .data import (LABEL_MISSING, MISSING, Dataset, ReportError, _as_number, _ca
 
 __all__ = ["read_dataset"]
 
-#: Bytes read at a time; a table's header line must end within the first chunk.
+#: Bytes read at a time.
 CHUNK_BYTES = 1 << 20
+#: Characters a line may hold: beyond, or with a NUL among the first, it is no CSV table.
+MAX_LINE = 1 << 20
 #: Rows converted to arrays at a time.
 BATCH_ROWS = 1 << 14
 #: Distinct values a label column may hold: it names classes, not rows.
@@ -59,16 +61,19 @@ _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 class _Lines:
     """The lines of a UTF-8 file, read in chunks of ``CHUNK_BYTES``, with the digest of its bytes.
 
-    A table is refused at once when its first chunk holds a NUL byte or no line
-    break (a binary file, ``/dev/zero``), and anywhere when a line outgrows a chunk.
+    What is not a table is refused as soon as it shows: a NUL among the first
+    ``MAX_LINE`` characters (a binary file, ``/dev/zero``) or a line longer
+    than ``MAX_LINE`` (no line break where a table has many), so memory stays
+    bounded whatever the file.
     """
 
     def __init__(self, handle, path):
         self.handle, self.path = handle, path
         self.digest = hashlib.sha256()
-        # utf-8-sig drops the byte-order mark that spreadsheet programs write.
-        self.decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
         self.offset = 0  # bytes read so far
+        self.probed = 0  # characters searched for a NUL so far
+        self.started = False  # whether the first character was decoded
         self.line = 0  # lines handed out so far
 
     def _read(self):
@@ -83,14 +88,19 @@ class _Lines:
         except UnicodeDecodeError as error:
             where = self.offset - pending + error.start
             raise ReportError(f"{self.path} is not UTF-8 text (byte {where}); save it as UTF-8 CSV") from None
-        if self.offset == 0 and raw:
-            if "\x00" in text:
-                raise ReportError(f"{self.path} is not a CSV table: it holds NUL bytes (a binary file?)")
-            if len(raw) == CHUNK_BYTES and not any(c in text for c in _BREAKS):
-                raise ReportError(f"{self.path} is not a CSV table: no line ends in its first "
-                                  f"{CHUNK_BYTES >> 20} MiB")
+        if not self.started and text:
+            # The byte-order mark that spreadsheet programs write is not part of the table.
+            text, self.started = text.removeprefix("\ufeff"), True
         self.offset += len(raw)
+        if self.probed < MAX_LINE:
+            if "\x00" in text[:MAX_LINE - self.probed]:
+                raise ReportError(f"{self.path} is not a CSV table: it holds NUL bytes (a binary file?)")
+            self.probed += len(text)
         return text, not raw
+
+    def _too_long(self):
+        raise ReportError(f"{self.path} line {self.line} is longer than {MAX_LINE:,} characters: "
+                          "not a CSV table")
 
     def __iter__(self):
         carry = ""
@@ -100,17 +110,18 @@ class _Lines:
             if final:
                 lines, carry = text.splitlines(), ""
             else:
-                # Cut after the last line break; a final "\r" may be half of "\r\n".
-                cut = max(text.rfind(c) for c in _BREAKS) + 1
-                if cut == len(text) and text.endswith("\r"):
-                    cut -= 1
+                # Cut after the last line break, but not at a final "\r": it may be half of "\r\n".
+                end = len(text) - 1 if text.endswith("\r") else len(text)
+                cut = max(text.rfind(c, 0, end) for c in _BREAKS) + 1
                 lines, carry = text[:cut].splitlines(), text[cut:]
-                if len(carry) > CHUNK_BYTES:
-                    raise ReportError(f"{self.path} line {self.line + len(lines) + 1} is longer than "
-                                      f"{CHUNK_BYTES >> 20} MiB: not a CSV table")
             for line in lines:
                 self.line += 1
+                if len(line) > MAX_LINE:
+                    self._too_long()
                 yield line
+            if len(carry) > MAX_LINE:
+                self.line += 1
+                self._too_long()
             if final:
                 return
 
