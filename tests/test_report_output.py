@@ -22,7 +22,7 @@ import pytest
 
 from helpers import run_cli
 from evalmetrics.report import ReportError
-from evalmetrics.report import output
+from evalmetrics.report import output, signals
 from evalmetrics.report.output import MARKER, check_target, publish
 
 
@@ -214,7 +214,7 @@ def test_an_interrupt_or_failure_leaves_the_old_or_the_new_report_complete(step,
     if step == "cleanup" and error is OSError:
         publish({out: NEW}, existed={out: True})  # the report is complete; the cleanup is retried
     else:
-        expected = (output.Interrupted if step == "cleanup"
+        expected = (signals.Interrupted if step == "cleanup"
                     else KeyboardInterrupt if error is KeyboardInterrupt else ReportError)
         with pytest.raises(expected):
             publish({out: NEW}, existed={out: True})

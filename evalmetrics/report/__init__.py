@@ -12,6 +12,7 @@
 ``figures``            ROC, precision-recall, reliability and cost figures
 ``commands``           both commands end to end; the demos through their hook
 ``output``             a report folder: never over a user's file, one rename
+``signals``            every catchable stopping signal as an exception while writing
 ``progress``           a dependency-free progress bar on stderr
 =====================  ======================================================
 

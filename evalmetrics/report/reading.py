@@ -126,11 +126,6 @@ class _Lines:
                 return
 
 
-def _missing_message(path, kind, name, count, first):
-    return (f"{path}: {kind} column {name!r} has {count} missing value(s), the first on line {first}; "
-            "remove or fill those rows")
-
-
 def _plain_scores(cells):
     """The scores when every cell is a plain finite number (the common case, at C speed), else None."""
     if "_" in "".join(cells):
@@ -187,7 +182,8 @@ class _Column:
         if self.fault is not None:
             raise ReportError(self.fault)
         if self.missing:
-            raise ReportError(_missing_message(self.path, self.kind, self.name, self.missing, self.first_missing))
+            raise ReportError(f"{self.path}: {self.kind} column {self.name!r} has {self.missing} missing value(s), "
+                              f"the first on line {self.first_missing}; remove or fill those rows")
 
     def joined(self):
         """The column as one array; each block is given back once copied."""
