@@ -264,6 +264,41 @@ def test_the_brier_kernel_is_the_mean_of_squares():
     assert em.brier_score(y, p, sample_weight=w) == brier.brier(y == 1, p, w)
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(2, 60), decimals=st.sampled_from([0, 1, 2, None]),
+       width=st.sampled_from([np.uint8, np.int32, np.int64]))
+def test_the_kernels_of_a_resample_from_counts_equal_the_metrics_on_its_rows(seed, n, decimals, width):
+    """2 U, the average precision and the Brier score of a resample given as counts (what the
+    engines compute) equal the kernels on the rows repeated that many times."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    s = rng.random(n) if decimals is None else np.round(rng.random(n), decimals)
+    counts = rng.integers(0, 4, n).astype(width)
+    rows_y, rows_s = np.repeat(y, counts), np.repeat(s, counts)
+    positives, drawn = int(counts[y].sum()), int(counts.sum())
+    assume(0 < positives < drawn)
+    # Counts in increasing order of score, negatives first in a tie: the layout the engines use.
+    order = np.lexsort((y, s))
+    positive_rows, negative_rows = order[y[order]], order[~y[order]]
+    negatives_upto = np.r_[0, np.cumsum(counts[negative_rows].astype(np.int64))]
+    below = np.searchsorted(s[negative_rows], s[positive_rows], "left")
+    at_most = np.searchsorted(s[negative_rows], s[positive_rows], "right")
+    twice = auc.twice_u_of_counts(counts[positive_rows], negatives_upto, at_most, below)
+    assert int(twice) == auc.twice_u(rows_s, rows_y)[0]
+    if np.array_equal(at_most, below):
+        assert int(auc.twice_u_of_counts(counts[positive_rows], negatives_upto, at_most)) == int(twice)
+    # The average precision: per distinct positive score, the positives there and the rows at or above it.
+    distinct = np.unique(s[y])
+    gained = np.array([counts[y & (s == v)].sum() for v in distinct])
+    true_positives = np.array([counts[y & (s >= v)].sum() for v in distinct])
+    # A score no drawn row reaches flags nothing and gains nothing: 0 / 1, as the report's engine says.
+    flagged = np.maximum([counts[s >= v].sum() for v in distinct], 1)
+    found = auc.average_precision_of_counts(gained, true_positives, flagged, positives)
+    assert found == pytest.approx(em.average_precision(rows_y, rows_s), abs=1e-12)
+    assert brier.brier_of_counts(counts, y, s, positives, drawn) == pytest.approx(
+        brier.brier(rows_y, rows_s), abs=1e-12)
+
+
 def test_the_normal_cdf_matches_scipy_in_both_tails():
     from scipy.special import ndtr
 
