@@ -363,7 +363,7 @@ def _replicates(metric, columns, all_rows, n_resamples):
 # repeat as in any resample): the check then costs a bounded time and memory.
 _CHECK_SEED = 20_240_601
 _CHECKS = 2
-_CHECK_ROWS = 1 << 20
+_CHECK_ROWS = 1 << 16
 
 
 def _agree(engine_value, metric_value):
@@ -554,7 +554,7 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         calling the metric, and is used only once it has shown that it
         computes the metric: its value on the data and on two resamples
         (drawn from a generator of their own, so the resamples of the
-        interval do not change; of at most 2**20 rows, so the check stays
+        interval do not change; of at most 2**16 rows, so the check stays
         cheap on long data) must equal the metric's own, to 1e-12
         relative.  ``"auto"``: the engine the metric carries as
         ``metric.bootstrap_engine``, if any, when the arrays are ``y_true,
