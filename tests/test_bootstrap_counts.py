@@ -12,6 +12,7 @@ import pytest
 
 import evalmetrics as em
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+from evalmetrics._kernels import resampling
 
 
 def tied_scores(seed, n, decimals, shift=1.5):
@@ -114,10 +115,10 @@ def test_bca_with_count_draws_uses_the_same_jackknife():
 
 
 def test_count_draws_keep_memory_bounded_in_chunks(monkeypatch):
-    # Chunks of _CHUNK count elements: shrink it and the replicates must not change.
+    # Chunks of resampling.CHUNK count elements: shrink it and the replicates must not change.
     y, score = tied_scores(8, 5000, 1)
     whole = em.bootstrap_interval(em.roc_auc, y, score, n_resamples=120, seed=4, draws="counts")
-    monkeypatch.setattr(_bootstrap_auc, "_CHUNK", 64)
+    monkeypatch.setattr(resampling, "CHUNK", 64)
     pieces = em.bootstrap_interval(em.roc_auc, y, score, n_resamples=120, seed=4, draws="counts")
     # The generator's multinomial stream does not depend on how many rows one call asks for.
     np.testing.assert_array_equal(pieces.distribution, whole.distribution)

@@ -89,8 +89,8 @@ def figure_label(name, number):
     --------
     >>> figure_label("model_a", 1), figure_label("x" * 40, 2)
     ('model_a', 'xxxxxxxxxxxxxxxxxxxxxxxxxxx…')
-    >>> figure_label("cost in $", 3)
-    'cost in \\$'
+    >>> print(figure_label("cost in $", 3))
+    cost in \\$
     """
     shown = re.sub(r"\s+", " ", name).strip() or f"column {number}"
     if len(shown) > LABEL_LENGTH:
