@@ -324,7 +324,9 @@ def _real(value, side=""):
         try:
             result = float(value)
         except OverflowError:
-            raise _Fault(ValueError, f"{value!r}{side}", "it is too large for a float") from None
+            shown = f"an integer of {len(str(abs(int(value))))} digits" if isinstance(value, numbers.Integral) \
+                else repr(value)
+            raise _Fault(ValueError, f"{shown}{side}", "it is too large for a float") from None
     else:
         raise _Fault(TypeError, ("None" if value is None else type(value).__name__) + side)
     if math.isinf(result):

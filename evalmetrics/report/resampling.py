@@ -182,15 +182,16 @@ class _SortedColumn:
 class _Pass:
     """Every number of every column on every resample, computed once per stream of draws."""
 
-    def __init__(self, y, groups, columns, progress):
-        self.y, self.groups, self.columns, self.progress = y, groups, columns, progress
-        self.n = len(y)
+    def __init__(self, n, groups, columns, progress):
+        self.n, self.groups, self.columns, self.progress = n, groups, columns, progress
         self._found = {}  # (state of the generator, resamples) -> {(column, name): replicates}
         self._checked = []  # [(digest of the rows, numbers)] of the last resamples asked for by at()
+        self._estimates = None
 
-    def _all(self, multiplicity, drawn):
-        """Per column, (tp, fp, fn, tn, AUC, AP, Brier) of one resample."""
-        return [column.numbers(multiplicity, drawn) for column in self.columns]
+    def _values(self, multiplicity, drawn):
+        """{(column, name): value} of one resample."""
+        found = [[[value] for value in column.numbers(multiplicity, drawn)] for column in self.columns]
+        return {key: float(values[0]) for key, values in self._named(found).items()}
 
     @staticmethod
     def _named(found):
@@ -208,10 +209,9 @@ class _Pass:
         return out
 
     def estimate(self):
-        if not hasattr(self, "_estimates"):
-            everything = np.ones(self.n, dtype=np.uint8)
-            found = self._all(everything, self.n)
-            self._estimates = {key: float(v[0]) for key, v in self._named([[[x] for x in row] for row in found]).items()}
+        """{(column, name): value} on the data."""
+        if self._estimates is None:
+            self._estimates = self._values(np.ones(self.n, dtype=np.uint8), self.n)
         return self._estimates
 
     def at(self, rows):
@@ -221,9 +221,7 @@ class _Pass:
         for seen, numbers in self._checked:
             if seen == digest:
                 return numbers
-        multiplicity = _bytes(np.bincount(rows, minlength=self.n))
-        found = self._all(multiplicity, len(rows))
-        numbers = {key: float(v[0]) for key, v in self._named([[[x] for x in row] for row in found]).items()}
+        numbers = self._values(_bytes(np.bincount(rows, minlength=self.n)), len(rows))
         self._checked = (self._checked + [(digest, numbers)])[-2:]
         return numbers
 
@@ -324,7 +322,7 @@ class ReportBootstrap:
                  progress=None):
         self.method = "bootstrap" if groups is None else "group bootstrap"
         codes = None if groups is None else np.unique(groups, return_inverse=True)[1].ravel()
-        shared = _Pass(y, codes, [_SortedColumn(y, s, t, p) for s, t, p in zip(scores, thresholds, probabilities)],
+        shared = _Pass(len(y), codes, [_SortedColumn(y, s, t, p) for s, t, p in zip(scores, thresholds, probabilities)],
                        progress)
         options = dict(n_resamples=resamples, confidence=confidence, seed=seed, groups=codes)
         replicates = shared.replicates(np.random.default_rng(seed), resamples, codes)
