@@ -199,28 +199,6 @@ def _headless_matplotlib():
         os.environ.setdefault("MPLBACKEND", "Agg")
 
 
-# glibc's M_MMAP_THRESHOLD, and the size from which an allocation gets its own mapping.
-_M_MMAP_THRESHOLD = -3
-_OWN_MAPPING = 1 << 20
-
-
-def _give_freed_memory_back():
-    """Let every array of a megabyte or more have its own mapping, returned to the system when freed.
-
-    glibc raises its threshold for that after the first large array is freed, up
-    to 32 MiB; then the report's temporaries of a column's length (a few to tens
-    of megabytes at millions of rows) stay in the heap once freed, and the
-    process keeps the peak of every stage instead of the largest.  Elsewhere
-    (another C library, no ctypes) nothing changes.
-    """
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, _OWN_MAPPING)
-    except (ImportError, OSError, AttributeError):
-        pass
-
-
 def _stopped(stop):
     signum = getattr(stop, "signum", None)
     if signum is None or signum == signal.SIGINT:
@@ -285,7 +263,6 @@ def main(argv=None):
         return 2
     _check(args.report_parser, args)
     _headless_matplotlib()
-    _give_freed_memory_back()
     command = shlex.join(["evalmetrics"] + argv)
     progress = not args.no_progress
     try:

@@ -203,10 +203,11 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
     """
     from .content import report_document, report_summary
     from .figures import matplotlib_available, report_figures
-    from .model import build_report
+    from .model import build_report, give_back_freed_memory
 
     existed = check_targets(out, figures_dir)
     data = read_dataset(path, label=label, scores=scores, pos_label=pos_label, group=group, delimiter=delimiter)
+    give_back_freed_memory(data.n_rows)
     checked = None
     if validation is not None:
         checked = read_dataset(validation, label=label, scores=scores, pos_label=pos_label, delimiter=delimiter)
@@ -221,6 +222,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
                               resamples=resamples, seed=seed, confidence=confidence, n_bins=n_bins, progress=bar)
         if bar is not None:
             bar.describe("figures:")
+        give_back_freed_memory()
         figures = report_figures(report) if plotting else []
     finally:
         if bar is not None:
