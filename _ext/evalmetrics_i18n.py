@@ -98,7 +98,7 @@ def localise_glue(text: str, source_path: str) -> str:
         if "::" in content:
             return match.group(0)
         key, _, fmt = content.partition(":")
-        return "{glue:text}`/%s::%s:%s`" % (source_path, key, fmt or "s")
+        return f"{{glue:text}}`/{source_path}::{key}:{fmt or 's'}`"
 
     return GLUE_TEXT.sub(local, text)
 

@@ -45,6 +45,7 @@ import evalmetrics as em  # noqa: E402
 from evalmetrics import arrays  # noqa: E402
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc  # noqa: E402
 from evalmetrics._kernels import sorting  # noqa: E402
+from evalmetrics._kernels.resampling import row_blocks  # noqa: E402
 
 
 def medians(functions, rounds):
@@ -106,8 +107,8 @@ def bootstrap_rows(n, n_resamples=2000, loop_resamples=50):
             roc_auc_score(d.y[rows], d.score[rows])
 
     def draw_rows():
-        for k in _bootstrap_auc._chunks(n, n_resamples):
-            rng.integers(0, n, (k, n))
+        for _ in row_blocks(rng, n, n_resamples):
+            pass
 
     t = medians({
         "loop": loop,

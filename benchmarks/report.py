@@ -24,6 +24,13 @@ above the table.
 
     python benchmarks/report.py                     # 1e4, 1e5, 1e6 rows, B = 2000
     python benchmarks/report.py --sizes 1e4 --markdown
+    python benchmarks/report.py --memory 5e6        # peak memory against the columns' size
+
+``--memory N`` measures only the peak memory of the report on N rows (with
+``--resamples``, 20 by default there: the peak does not grow with B), next
+to the size of the columns the report uses (the label and the two scores,
+as float64), and the goal: a peak under 4 times that size.  The file also
+holds ten columns the report does not use, which must cost nothing.
 """
 
 from __future__ import annotations
@@ -43,17 +50,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def write_csv(path, n, seed=0):
+def write_csv(path, n, seed=0, unused=0):
     rng = np.random.default_rng(seed)
     y = rng.random(n) < 0.3
     a = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + 1.5 * y - 1.0)))
     b = 1 / (1 + np.exp(-(rng.normal(0, 1.3, n) + 1.2 * y - 1.0)))
     with open(path, "w") as handle:
-        handle.write("y,a,b\n")
+        handle.write(",".join(["y", "a", "b"] + [f"x{k}" for k in range(unused)]) + "\n")
         for start in range(0, n, 100_000):
             stop = min(n, start + 100_000)
-            block = np.column_stack([y[start:stop].astype(int), a[start:stop], b[start:stop]])
-            np.savetxt(handle, block, fmt=["%d", "%.6f", "%.6f"], delimiter=",")
+            block = np.column_stack([y[start:stop].astype(int), a[start:stop], b[start:stop]]
+                                    + [np.round(rng.random(stop - start), 3) for _ in range(unused)])
+            np.savetxt(handle, block, fmt=["%d", "%.6f", "%.6f"] + ["%.3f"] * unused, delimiter=",")
     return y, np.round(a, 6), np.round(b, 6)
 
 
@@ -121,15 +129,36 @@ def sklearn_loop(y, a, b, resamples):
     return time.perf_counter() - start
 
 
+def memory(n, resamples):
+    """The peak memory of the report on ``n`` rows against the size of the columns it uses."""
+    with tempfile.TemporaryDirectory() as folder:
+        csv = Path(folder) / "rows.csv"
+        write_csv(csv, n, unused=10)
+        wall, peak, _ = run_report(csv, Path(folder) / "report", resamples)
+        size = csv.stat().st_size / 2 ** 20
+    columns = 3 * n * 8 / 2 ** 20  # label, a, b as float64
+    load = os.getloadavg()
+    print(f"`evalmetrics report` on {n:,} rows (file {size:.0f} MiB: the label, two scores and ten unused "
+          f"columns), B = {resamples}, load average {load[0]:.1f}\n\n"
+          "| rows | used columns as float64 (MiB) | goal: 4 x (MiB) | peak memory (MiB) | peak / columns | wall (s) |\n"
+          "| ---: | ---: | ---: | ---: | ---: | ---: |\n"
+          f"| {n:,} | {columns:.0f} | {4 * columns:.0f} | {peak:.0f} | {peak / columns:.2f} | {wall:.0f} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1e4,1e5,1e6")
-    parser.add_argument("--resamples", type=int, default=2000)
+    parser.add_argument("--memory", type=float, metavar="N", help="only the peak memory on N rows")
+    parser.add_argument("--resamples", type=int, default=None, help="resamples (default 2000; 20 with --memory)")
     parser.add_argument("--baseline-resamples", default="200,20,4",
                         help="resamples of the two baselines at each size (scaled to --resamples)")
     parser.add_argument("--no-baselines", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
+    if args.memory:
+        memory(int(args.memory), args.resamples or 20)
+        return
+    args.resamples = args.resamples or 2000
     sizes = [int(float(x)) for x in args.sizes.split(",")]
     baseline = [int(x) for x in args.baseline_resamples.split(",")]
     baseline += [baseline[-1]] * (len(sizes) - len(baseline))

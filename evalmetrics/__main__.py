@@ -1,7 +1,9 @@
 """The command line: ``evalmetrics report`` (also ``python -m evalmetrics report``).
 
 Exit status 0 on success; 2 for a usage error or bad input (argparse uses 2
-as well), with a one-line message on stderr and no report written.
+as well), with a one-line message on stderr and no report written; 128 +
+the signal's number when a signal stops it (130 for Ctrl-C, 143 for
+SIGTERM, 129 for SIGHUP), also with one line, and no temporary folder left.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import math
 import os
 import re
 import shlex
+import signal
 import sys
 
 from .report.data import parse_number
@@ -105,8 +108,12 @@ def build_parser():
                     "costs, paired differences between score columns, and plain-language warnings.",
         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     report.add_argument("data", nargs="?", metavar="DATA.csv", help="CSV file with a header line")
-    report.add_argument("--demo", choices=["breast-cancer"],
-                        help="run the handbook's screening project instead of reading a file")
+    from .report.commands import report_demos
+
+    # The demos installed packages register (the handbook: breast-cancer); never imported here.
+    report.add_argument("--demo", choices=sorted(report_demos()),
+                        help="run a demo instead of reading a file: breast-cancer is the handbook's "
+                             "screening project")
 
     columns = report.add_argument_group("columns of DATA.csv")
     columns.add_argument("--label", metavar="COLUMN", help="the true labels")
@@ -192,6 +199,42 @@ def _headless_matplotlib():
         os.environ.setdefault("MPLBACKEND", "Agg")
 
 
+def _stopped(stop):
+    signum = getattr(stop, "signum", None)
+    if signum is None or signum == signal.SIGINT:
+        return "interrupted"
+    return f"stopped by {getattr(signum, 'name', f'signal {int(signum)}')}"
+
+
+def _status(stop):
+    """128 + the signal's number, the shells' convention (130 for an interrupt)."""
+    signum = getattr(stop, "signum", None)
+    return 128 + int(signal.SIGINT if signum is None else signum)
+
+
+def _run(args, command, progress):
+    """The report the arguments ask for; the text to print."""
+    if args.demo:
+        from .report.commands import demo_report
+
+        return demo_report(
+            args.demo, command=command, out=args.out, figures_dir=args.figures, seed=args.seed,
+            folds=5 if args.folds is None else args.folds,
+            penalty=1.0 if args.penalty is None else args.penalty,
+            false_positive_cost=1.0 if args.false_positive_cost is None else args.false_positive_cost,
+            false_negative_cost=20.0 if args.false_negative_cost is None else args.false_negative_cost,
+            resamples=args.resamples, progress=progress)
+    from .report.commands import csv_report
+
+    return csv_report(
+        args.data, label=args.label, scores=args.score, command=command, out=args.out,
+        pos_label=args.pos_label, group=args.group, threshold=args.threshold,
+        false_positive_cost=args.false_positive_cost, false_negative_cost=args.false_negative_cost,
+        validation=args.validation, resamples=args.resamples, seed=args.seed,
+        confidence=args.confidence, n_bins=args.bins, delimiter=args.delimiter,
+        figures_dir=args.figures, progress=progress)
+
+
 def main(argv=None):
     """Run the command line; returns the exit status (0 success, 2 usage or input error).
 
@@ -210,7 +253,7 @@ def main(argv=None):
     2
     """
     from .report.data import ReportError
-    from .report.output import Interrupted
+    from .report.signals import Interrupted, catching_signals
 
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
     parser = build_parser()
@@ -223,35 +266,21 @@ def main(argv=None):
     command = shlex.join(["evalmetrics"] + argv)
     progress = not args.no_progress
     try:
-        if args.demo:
-            from .report.commands import demo_report
-
-            text = demo_report(
-                args.demo, command=command, out=args.out, figures_dir=args.figures, seed=args.seed,
-                folds=5 if args.folds is None else args.folds,
-                penalty=1.0 if args.penalty is None else args.penalty,
-                false_positive_cost=1.0 if args.false_positive_cost is None else args.false_positive_cost,
-                false_negative_cost=20.0 if args.false_negative_cost is None else args.false_negative_cost,
-                resamples=args.resamples, progress=progress)
-        else:
-            from .report.commands import csv_report
-
-            text = csv_report(
-                args.data, label=args.label, scores=args.score, command=command, out=args.out,
-                pos_label=args.pos_label, group=args.group, threshold=args.threshold,
-                false_positive_cost=args.false_positive_cost, false_negative_cost=args.false_negative_cost,
-                validation=args.validation, resamples=args.resamples, seed=args.seed,
-                confidence=args.confidence, n_bins=args.bins, delimiter=args.delimiter,
-                figures_dir=args.figures, progress=progress)
+        # Every stopping signal (SIGTERM, SIGHUP, ...) ends the command as an interrupt does:
+        # no temporary folder left, one line, exit status 128 + its number.
+        with catching_signals():
+            text = _run(args, command, progress)
     except ReportError as error:
         print(f"evalmetrics report: error: {error}", file=sys.stderr)
         return 2
-    except Interrupted:
-        print(f"evalmetrics report: interrupted, after the report was written to {args.out}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        print("evalmetrics report: interrupted; no report written, the folders are as they were", file=sys.stderr)
-        return 130
+    except Interrupted as stop:
+        print(f"evalmetrics report: {_stopped(stop)}, after the report was written to {args.out}",
+              file=sys.stderr)
+        return _status(stop)
+    except KeyboardInterrupt as stop:
+        print(f"evalmetrics report: {_stopped(stop)}; no report written, the folders are as they were",
+              file=sys.stderr)
+        return _status(stop)
     print(text)
     return 0
 

@@ -537,8 +537,9 @@ def recall_at_false_positive_rate(y_true: ArrayLike, y_score: ArrayLike, false_p
     return float(table.recall[rows - 1]) if rows else 0.0
 
 
-# The sort-once bootstrap of the AUC, as a property of the metric: functools.wraps
-# copies it to a wrapper, and evalmetrics.bootstrap_interval uses it (engine="auto").
+# The sort-once bootstrap of the AUC, as a property of the metric: evalmetrics.bootstrap_interval
+# uses it (engine="auto") once it has matched the metric on the data and on two resamples, so a
+# functools.wraps wrapper, which copies it, keeps it only if it computes the same number.
 roc_auc.bootstrap_engine = auc_engine
 
 for _function in (threshold_table, roc_curve, roc_auc, precision_recall_curve,

@@ -4,7 +4,9 @@ Every generator states its model, takes a ``seed`` for
 :func:`numpy.random.default_rng`, and returns plain arrays:
 
 * :func:`binormal_scores` -- scores of a classifier whose negatives are
-  N(0, 1) and positives N(mean, sd): the true AUC is known in closed form.
+  N(0, 1) and positives N(mean, sd): the true AUC is known in closed form
+  (:func:`binormal_auc`), and so are its ROC and precision-recall curves
+  (:func:`binormal_curve`).
 * :func:`gaussian_classes` -- three (or more) Gaussian classes of very
   different sizes, for multiclass averaging.
 * :func:`clustered_answers` -- people answering questions, with abilities
@@ -19,15 +21,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import arrays
 from ._kernels import normal
 from ._typing import Seed
+from .rates import precision_at_prevalence
 
 __all__ = [
+    "BinormalCurve",
     "binormal_auc",
+    "binormal_curve",
     "binormal_scores",
     "breast_cancer",
     "clustered_answers",
@@ -105,6 +111,84 @@ def binormal_auc(mean: float, *, sd: float = 1.0) -> float:
     mean = arrays.real(mean, "mean")
     sd = arrays.non_negative(sd, "sd")
     return normal.cdf(mean / math.sqrt(1.0 + sd * sd))
+
+
+@dataclass(frozen=True)
+class BinormalCurve:
+    """Exact operating points of the binormal model at a grid of thresholds.
+
+    Attributes
+    ----------
+    thresholds : ndarray, decreasing
+    false_positive_rate, true_positive_rate : ndarray
+        ``1 - Phi(t)`` and ``1 - Phi((t - mean) / sd)``.
+    precision : ndarray or None
+        Precision at ``prevalence`` by Bayes' rule; None without a prevalence.
+    mean, sd : float
+        The positives' distribution, N(mean, sd^2).
+    prevalence : float or None
+        The share of positives of ``precision``.
+    """
+
+    thresholds: np.ndarray = field(repr=False)
+    false_positive_rate: np.ndarray = field(repr=False)
+    true_positive_rate: np.ndarray = field(repr=False)
+    precision: np.ndarray | None = field(repr=False)
+    mean: float
+    sd: float
+    prevalence: float | None
+
+
+def binormal_curve(*, mean: float = 2.0, sd: float = 1.0, prevalence: float | None = None,
+                   n_points: int = 801) -> BinormalCurve:
+    """The exact ROC (and precision-recall) curve of the binormal model.
+
+    Negatives score N(0, 1) and positives N(``mean``, ``sd``^2).  At a
+    threshold t the rates are ``FPR = 1 - Phi(t)`` and ``TPR = 1 -
+    Phi((t - mean) / sd)``; precision at prevalence pi follows from Bayes'
+    rule, ``TPR pi / (TPR pi + FPR (1 - pi))``.  The thresholds run from far
+    above to far below both distributions, so the curves reach (0, 0) and
+    (1, 1) to plotting accuracy.
+
+    Parameters
+    ----------
+    mean, sd : float
+        The positives' distribution (``sd`` > 0).
+    prevalence : float in (0, 1), optional
+        Also compute the precision at this share of positives.
+    n_points : int, default 801
+
+    Returns
+    -------
+    BinormalCurve
+
+    Examples
+    --------
+    The middle of three thresholds is 1: recall Phi(1), false positive rate
+    1 - Phi(1), precision 0.0508 at 1 % prevalence.
+
+    >>> curve = binormal_curve(prevalence=0.01, n_points=3)
+    >>> curve.thresholds.tolist()
+    [10.0, 1.0, -8.0]
+    >>> print(curve.true_positive_rate.round(4), curve.false_positive_rate.round(4), curve.precision.round(4))
+    [0.     0.8413 1.    ] [0.     0.1587 1.    ] [1.     0.0508 0.01  ]
+    """
+    mean = arrays.real(mean, "mean")
+    sd = arrays.real(sd, "sd", low=0.0, low_open=True)
+    if prevalence is not None:
+        prevalence = arrays.probability(prevalence, "prevalence")
+    n_points = arrays.positive_int(n_points, "n_points", minimum=2)
+    # Eight standard deviations beyond either distribution: the rates are 0 or 1
+    # there to about 1e-15.
+    high = max(8.0, mean + 8.0 * sd)
+    low = min(-8.0, mean - 8.0 * sd)
+    thresholds = np.linspace(high, low, n_points)
+    fpr = normal.cdf(-thresholds)
+    tpr = normal.cdf((mean - thresholds) / sd)
+    precision_ = None
+    if prevalence is not None:
+        precision_ = precision_at_prevalence(tpr, fpr, prevalence, zero_division=np.nan)
+    return BinormalCurve(thresholds, fpr, tpr, precision_, mean, sd, prevalence)
 
 
 def gaussian_classes(sizes: Sequence[int] = (1500, 400, 100), *, n_features: int = 2, separation: float = 1.35,

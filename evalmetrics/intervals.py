@@ -26,11 +26,14 @@ speed on heavily tied AUC data: it draws how many times each cell of tied
 scores is chosen instead of the rows themselves.
 
 For a metric that carries a sort-once engine (``metric.bootstrap_engine``:
-the package's AUC functions, and any ``functools.wraps`` wrapper of them)
-and no groups, the same resamples are evaluated from counts over the sorted
-rows, with a closed-form BCa jackknife:
-``evalmetrics._kernels.bootstrap_auc``.  DeLong's variance of the AUC
-is in :mod:`evalmetrics.delong`.
+the package's AUC functions), the same resamples are evaluated from counts
+over the sorted rows, with a closed-form BCa jackknife
+(``evalmetrics._kernels.bootstrap_auc``), once the engine has shown that it
+computes the caller's metric: its value on the data and on two resamples
+must equal the metric's own.  A ``functools.wraps`` wrapper copies the
+attribute; if it computes something else, the check fails and the metric is
+called on every resample.  DeLong's variance of the AUC is in
+:mod:`evalmetrics.delong`.
 """
 
 from __future__ import annotations
@@ -45,8 +48,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
-from ._kernels import bootstrap_auc as _bootstrap_auc
-from ._kernels import normal
+from ._kernels import normal, resampling
 from ._typing import ArrayLike
 from .arrays import UndefinedMetricWarning
 
@@ -421,7 +423,8 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     n = lengths.pop()
     if n < 2:
         raise ValueError(f"the bootstrap needs at least 2 rows, got {n}")
-    n_resamples = arrays.positive_int(n_resamples, "n_resamples")
+    # Two replicates are the fewest an interval can be read from.
+    n_resamples = arrays.positive_int(n_resamples, "n_resamples", minimum=2)
     confidence = _check_confidence(confidence)
     if method not in ("percentile", "bca"):
         raise ValueError(f'method must be "percentile" or "bca", got {method!r}')
@@ -441,46 +444,134 @@ def _check_bootstrap_options(arrays_, n_resamples, confidence, method, groups, s
     return columns, n_resamples, confidence, groups
 
 
-def _check_engine(engine, groups):
+def _check_engine(engine):
     if not (engine is None or (isinstance(engine, str) and engine == "auto") or callable(engine)):
         raise TypeError(f"engine must be 'auto', None or a callable, got {engine!r}")
-    if groups is not None and callable(engine):
-        raise ValueError("engine resamples rows; it cannot be combined with groups")
 
 
-def _engine(metric, columns, engine, groups):
-    """The engine of the bootstrap, or None (the metric is called on every resample)."""
-    if groups is not None or engine is None:
-        return None
-    return _bootstrap_auc.engine_for(metric, *columns, engine=engine)
+class _Fault(Exception):
+    """A metric's value that is not one finite real number: the exception to raise and why."""
+
+    def __init__(self, kind, returned, advice="it must return a real number (NaN where undefined)"):
+        super().__init__(returned)
+        self.kind, self.returned, self.advice = kind, returned, advice
+
+    def named(self, where):
+        return self.kind(f"metric returned {self.returned} {where}; {self.advice}")
 
 
-def _quietly(metric, columns, rows):
+def _real(value, side=""):
+    """The metric's value as a float; a :class:`_Fault` when it is none."""
+    if type(value) is float:
+        result = value
+    elif isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype.kind == "b"):
+        raise _Fault(TypeError, f"a boolean{side}")
+    elif isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise _Fault(TypeError, f"an array of shape {value.shape}{side}",
+                         "it must return one real number (NaN where undefined)")
+        if value.dtype.kind not in "fiu":
+            raise _Fault(TypeError, f"an array of dtype {value.dtype}{side}")
+        result = float(value)
+    elif isinstance(value, numbers.Real):
+        try:
+            result = float(value)
+        except OverflowError:
+            shown = f"an integer of {len(str(abs(int(value))))} digits" if isinstance(value, numbers.Integral) \
+                else repr(value)
+            raise _Fault(ValueError, f"{shown}{side}", "it is too large for a float") from None
+    else:
+        raise _Fault(TypeError, ("None" if value is None else type(value).__name__) + side)
+    if math.isinf(result):
+        raise _Fault(ValueError, f"{result}{side}",
+                     "the bootstrap needs finite values (NaN marks a resample where the metric is undefined)")
+    return result
+
+
+def _value(metric, columns, rows, where):
+    """The metric on the chosen rows, as a float; a bad value is an error that says where it arose."""
+    try:
+        return _real(metric(*[c[rows] for c in columns]))
+    except _Fault as fault:
+        raise fault.named(where) from None
+
+
+def _quietly(metric, columns, rows, where):
     """The metric on the chosen rows, with its undefined-metric warnings silenced."""
     with warnings.catch_warnings():
         # Undefined resamples are counted in the result instead of warned about one by one.
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return float(metric(*[c[rows] for c in columns]))
+        return _value(metric, columns, rows, where)
 
 
-def _replicates(metric, columns, all_rows):
+def _replicates(metric, columns, all_rows, n_resamples):
     """The metric on every resample; one warnings context for the whole loop (it is not cheap)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return np.array([float(metric(*[c[rows] for c in columns])) for rows in all_rows])
+        return np.array([_value(metric, columns, rows, f"on resample {b + 1} of {n_resamples}")
+                         for b, rows in enumerate(all_rows)])
 
 
-def _resample_rows(n, n_resamples, rng, groups):
-    """Yield the row indices of each resample (rows, or whole groups)."""
-    if groups is None:
-        # The draw scipy.stats.bootstrap(paired=True) makes in one call, made in
-        # chunks: the generator yields the same stream, and memory stays bounded.
-        for k in _bootstrap_auc._chunks(n, n_resamples):
-            yield from rng.integers(0, n, (k, n))
-        return
-    members = [np.flatnonzero(groups == g) for g in range(groups.max() + 1)]
-    for chosen in rng.integers(0, len(members), (n_resamples, len(members))):
-        yield np.concatenate([members[g] for g in chosen])
+# The resamples on which an engine must agree with the metric: drawn from their own
+# generator, so that the check changes nothing in the caller's stream of resamples.
+# Beyond _CHECK_ROWS rows a check draws that many rows (with replacement, so some rows
+# repeat as in any resample): the check then costs a bounded time and memory.
+_CHECK_SEED = 20_240_601
+_CHECKS = 2
+_CHECK_ROWS = 1 << 16
+
+
+def _agree(engine_value, metric_value):
+    if math.isnan(metric_value) or math.isnan(engine_value):
+        return math.isnan(metric_value) and math.isnan(engine_value)
+    return abs(engine_value - metric_value) <= 1e-12 * max(1.0, abs(metric_value))
+
+
+def _disagreement(engine, metric, columns, estimate):
+    """None when the engine computes the metric (on the data and on two resamples), else where it does not."""
+    own = float(engine.estimate())
+    if not _agree(own, estimate):
+        return f"on the data the engine gives {own!r}, the metric {estimate!r}"
+    n = len(columns[0])
+    rng = np.random.default_rng(_CHECK_SEED)
+    for check in range(_CHECKS):
+        rows = rng.integers(0, n, min(n, _CHECK_ROWS))
+        expected = _quietly(metric, columns, rows, "on a check resample")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            found = float(engine.at(rows))
+        if not _agree(found, expected):
+            return f"on check resample {check + 1} the engine gives {found!r}, the metric {expected!r}"
+    return None
+
+
+def _engine(carrier, metric, columns, engine, estimate):
+    """The engine that replaces the metric calls, or None (the metric is called on every resample).
+
+    ``engine="auto"`` takes the factory ``carrier.bootstrap_engine``, if any; a
+    callable is the factory.  Either way the engine must compute ``metric``:
+    an engine the metric carries that fails the check is dropped without a
+    word (the plain path gives the right interval, only slower); an engine
+    the caller passed is an error.
+    """
+    if engine is None:
+        return None
+    explicit = callable(engine)
+    factory = engine if explicit else getattr(carrier, "bootstrap_engine", None)
+    if factory is None:
+        return None
+    built = factory(*columns)
+    if not all(callable(getattr(built, name, None)) for name in ("estimate", "at", "replicates")):
+        if not explicit:
+            return None
+        raise TypeError("engine(*arrays) must return an engine with estimate(), at(rows) and "
+                        f"replicates(rng, n_resamples, draws, groups), got {type(built).__name__}")
+    fault = _disagreement(built, metric, columns, estimate)
+    if fault is None:
+        return built
+    if explicit:
+        raise ValueError(f"engine does not compute metric: {fault}")
+    return None
 
 
 def _jackknife(metric, columns, n, groups):
@@ -490,10 +581,11 @@ def _jackknife(metric, columns, n, groups):
         out = []
         for i in range(n):
             keep[i] = False
-            out.append(_quietly(metric, columns, np.flatnonzero(keep)))
+            out.append(_quietly(metric, columns, np.flatnonzero(keep), f"with row {i} left out"))
             keep[i] = True
         return np.array(out)
-    return np.array([_quietly(metric, columns, np.flatnonzero(groups != g)) for g in range(groups.max() + 1)])
+    return np.array([_quietly(metric, columns, np.flatnonzero(groups != g), f"with group {g} left out")
+                     for g in range(groups.max() + 1)])
 
 
 def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine):
@@ -508,7 +600,10 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine)
         )
     z0 = normal_quantile(share_below)
     # Acceleration from the skewness of the jackknife values; undefined leave-outs are dropped.
-    leave_out = engine.jackknife() if engine is not None else _jackknife(metric, columns, n, groups)
+    if engine is not None and groups is None:
+        leave_out = engine.jackknife()
+    else:
+        leave_out = _jackknife(metric, columns, n, groups)
     leave_out = leave_out[~np.isnan(leave_out)]
     deviation = leave_out.mean() - leave_out
     spread = np.sum(deviation ** 2)
@@ -520,31 +615,40 @@ def _bca_levels(metric, columns, estimate, replicates, alpha, n, groups, engine)
     return levels
 
 
-def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine=None, draws="rows"):
-    """The bootstrap; ``engine`` (an AUC computed from cell counts, see
-    ``evalmetrics._kernels.bootstrap_auc``) replaces the metric calls when given."""
+def _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, engine="auto", draws="rows",
+               carrier=None):
+    """The bootstrap of ``metric`` on ``columns``; an engine (see ``_engine``, its factory
+    carried by ``carrier``) replaces the metric calls on the resamples when it computes the metric."""
     n = len(columns[0])
-    estimate = engine.estimate() if engine is not None else _quietly(metric, columns, np.arange(n))
+    # The metric reads the data themselves (no copy: the report's columns are long), through
+    # read-only views, so that a metric cannot change the caller's arrays.
+    views = [c.view() for c in columns]
+    for view in views:
+        view.flags.writeable = False
+    estimate = _quietly(metric, views, slice(None), "on the data")
     if math.isnan(estimate):
         raise ValueError("the metric is undefined (NaN) on the original data")
+    engine = _engine(metric if carrier is None else carrier, metric, columns, engine, estimate)
     rng = np.random.default_rng(seed)
-    if engine is not None:
-        values = engine.replicates(rng, n_resamples, draws)
+    if engine is None:
+        values = _replicates(metric, columns, resampling.resamples(rng, n, n_resamples, groups), n_resamples)
+    elif groups is None:
+        values = np.asarray(engine.replicates(rng, n_resamples, draws), dtype=np.float64)
     else:
-        values = _replicates(metric, columns, _resample_rows(n, n_resamples, rng, groups))
+        values = np.asarray(engine.replicates(rng, n_resamples, draws, groups), dtype=np.float64)
     kept = values[~np.isnan(values)]
     if len(kept) < 2:
-        raise ValueError(f"the metric was undefined on {n_resamples - len(kept)} of {n_resamples} resamples")
+        raise ValueError(f"the metric was undefined (NaN) on {n_resamples - len(kept)} of {n_resamples} "
+                         "resamples; an interval needs at least 2 defined replicates")
     alpha = 0.5 * (1.0 - confidence)
     if method == "bca":
         levels = _bca_levels(metric, columns, estimate, kept, alpha, n, groups, engine)
     else:
         levels = [alpha, 1.0 - alpha]
-    # Linear interpolation between order statistics, numpy's and scipy's default.
-    low, high = np.quantile(kept, levels)
+    low, high = resampling.percentile(kept, levels)
     return BootstrapResult(
         estimate=estimate,
-        interval=ConfidenceInterval(float(low), float(high)),
+        interval=ConfidenceInterval(low, high),
         method=method,
         n_resamples=n_resamples,
         n_skipped=int(n_resamples - len(kept)),
@@ -561,7 +665,8 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
     every array, so pairs stay together -- or, with ``groups``, as many
     whole groups as there are, with replacement.  The metric is recomputed
     on each; resamples where it is NaN (an AUC without positives, say) are
-    skipped and counted in ``n_skipped``.
+    skipped and counted in ``n_skipped``.  The estimate is always the
+    metric's own value on the data.
 
     * ``"percentile"``: the ``alpha/2`` and ``1 - alpha/2`` quantiles of the
       replicates.
@@ -573,14 +678,16 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
     Parameters
     ----------
     metric : callable
-        ``metric(*arrays)`` returns a float (NaN when undefined).  A metric
-        may carry a fast path as its ``bootstrap_engine`` attribute (see
-        ``engine``); ``evalmetrics.roc_auc``, ``rank_auc`` and
-        ``pairwise_auc`` carry the sort-once AUC bootstrap, which gives the
-        same replicates to the bit.
+        ``metric(*arrays)`` returns one finite real number, or NaN where it
+        is undefined; None, an array, a boolean or an infinity is an error
+        that says on which data it arose.  A metric may carry a fast path
+        as its ``bootstrap_engine`` attribute (see ``engine``);
+        ``evalmetrics.roc_auc``, ``rank_auc`` and ``pairwise_auc`` carry the
+        sort-once AUC bootstrap, which gives the same replicates to the bit.
     *arrays_ : array_like
         Arrays with one entry (or row) per example, e.g. ``y_true, y_score``.
     n_resamples : int, default 2000
+        At least 2, the fewest replicates an interval can be read from.
     confidence : float, default 0.95
     method : {"percentile", "bca"}
     groups : array_like, optional
@@ -598,15 +705,25 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         metrics, groups and scores with many distinct values draw rows as
         with ``"rows"``.
     engine : "auto", None or callable, default "auto"
-        How the replicates are computed.  ``"auto"``: with the engine the
-        metric carries as ``metric.bootstrap_engine``, if any, when no
-        groups are given and the arrays are ``y_true, y_score``; a
-        ``functools.wraps`` wrapper copies the attribute, so it is as fast
-        as the metric it wraps (a wrapper that changes what is computed
-        must pass ``engine=None`` or delete the attribute).  None: call the
+        How the replicates are computed.  An engine computes them without
+        calling the metric, and is used only once it has shown that it
+        computes the metric: its value on the data and on two resamples
+        (drawn from a generator of their own, so the resamples of the
+        interval do not change; of at most 2**16 rows, so the check stays
+        cheap on long data) must equal the metric's own, to 1e-12
+        relative.  ``"auto"``: the engine the metric carries as
+        ``metric.bootstrap_engine``, if any, when the arrays are ``y_true,
+        y_score``; one that fails the check is dropped without a warning
+        and the metric is called on every resample (the interval is then
+        right, only slower).  So a ``functools.wraps`` wrapper, which
+        copies the attribute, keeps the fast path when it computes the
+        same number and loses it when it computes another.  None: call the
         metric on every resample.  A callable: ``engine(*arrays)`` returns
-        the engine (``estimate()``, ``replicates(rng, n_resamples, draws)``,
-        ``jackknife()``), as ``evalmetrics.roc_auc.bootstrap_engine`` does.
+        the engine (``estimate()``, ``at(rows)``, ``replicates(rng,
+        n_resamples, draws)``, and with groups ``replicates(rng,
+        n_resamples, draws, groups)``; ``jackknife()`` for BCa), as
+        ``evalmetrics.roc_auc.bootstrap_engine`` does; one that fails the
+        check is a ValueError.
 
     Returns
     -------
@@ -626,11 +743,10 @@ def bootstrap_interval(metric, *arrays_, n_resamples=2000, confidence=0.95, meth
         arrays_, n_resamples, confidence, method, groups, seed, draws)
     if not callable(metric):
         raise TypeError(f"metric must be callable, got {type(metric).__name__}")
-    _check_engine(engine, groups)
+    _check_engine(engine)
     # The engine a metric carries computes it of (y_true, y_score) only: not of weights.
     use = None if engine == "auto" and len(columns) != 2 else engine
-    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed,
-                      _engine(metric, columns, use, groups), draws)
+    return _bootstrap(metric, columns, n_resamples, confidence, method, groups, seed, use, draws)
 
 
 def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=2000, confidence=0.95,
@@ -677,8 +793,8 @@ def bootstrap_difference(metric, y_true, y_score_a, y_score_b, *, n_resamples=20
         raise TypeError(f"metric must be callable, got {type(metric).__name__}")
 
     def difference(y, a, b):
-        return metric(y, a) - metric(y, b)
+        return _real(metric(y, a), " for y_score_a") - _real(metric(y, b), " for y_score_b")
 
-    _check_engine(engine, groups)
-    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed,
-                      _engine(metric, columns, engine, groups), draws)
+    _check_engine(engine)
+    return _bootstrap(difference, columns, n_resamples, confidence, method, groups, seed, engine, draws,
+                      carrier=metric)

@@ -48,18 +48,20 @@ def assert_readable(fig):
 
 
 def spy_on_engine(monkeypatch) -> list:
-    """A list that records every AUC bootstrap engine built from now on: the proof
-    that a run took the fast path (an empty list: it did not)."""
+    """A list that records every run of the AUC bootstrap engine from now on (one entry
+    per bootstrap whose replicates it computed): the proof that a run took the fast
+    path (an empty list: it did not, even if an engine was built and then failed the
+    bootstrap's check)."""
     from evalmetrics._kernels import bootstrap_auc
 
     calls = []
-    real = bootstrap_auc.AucEngine
+    real = bootstrap_auc.AucEngine.replicates
 
-    def spy(*args):
+    def spy(self, *args, **kwargs):
         calls.append(args)
-        return real(*args)
+        return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(bootstrap_auc, "AucEngine", spy)
+    monkeypatch.setattr(bootstrap_auc.AucEngine, "replicates", spy)
     return calls
 
 

@@ -12,6 +12,7 @@ import pytest
 
 import evalmetrics as em
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
+from evalmetrics._kernels import resampling
 
 
 def tied_scores(seed, n, decimals, shift=1.5):
@@ -38,7 +39,7 @@ def replicates_and_counts(engine, seed, n_resamples):
 @pytest.mark.parametrize("decimals", [1, 2])
 def test_each_count_replicate_is_the_auc_of_the_rows_it_stands_for(decimals):
     y, score = tied_scores(0, 3000, decimals)
-    engine = _bootstrap_auc.engine_for(em.roc_auc, y, score)
+    engine = _bootstrap_auc.auc_engine(y, score)
     values, counts = replicates_and_counts(engine, 5, 40)
     rows = representatives(engine.cells[0].cell_of_row)
     assert len(rows) == counts.shape[1]
@@ -51,7 +52,7 @@ def test_each_count_replicate_is_the_auc_of_the_rows_it_stands_for(decimals):
 def test_each_paired_count_replicate_is_the_difference_on_its_rows():
     y, a = tied_scores(1, 4000, 1)
     _, b = tied_scores(2, 4000, 1, shift=0.8)
-    engine = _bootstrap_auc.engine_for(em.roc_auc, y, a, b)
+    engine = _bootstrap_auc.auc_engine(y, a, b)
     values, counts = replicates_and_counts(engine, 6, 30)
     cells_a, cells_b = (c.cell_of_row for c in engine.cells)
     rows = representatives(cells_a * engine.cells[1].n_cells + cells_b)
@@ -114,10 +115,10 @@ def test_bca_with_count_draws_uses_the_same_jackknife():
 
 
 def test_count_draws_keep_memory_bounded_in_chunks(monkeypatch):
-    # Chunks of _CHUNK count elements: shrink it and the replicates must not change.
+    # Chunks of resampling.CHUNK count elements: shrink it and the replicates must not change.
     y, score = tied_scores(8, 5000, 1)
     whole = em.bootstrap_interval(em.roc_auc, y, score, n_resamples=120, seed=4, draws="counts")
-    monkeypatch.setattr(_bootstrap_auc, "_CHUNK", 64)
+    monkeypatch.setattr(resampling, "CHUNK", 64)
     pieces = em.bootstrap_interval(em.roc_auc, y, score, n_resamples=120, seed=4, draws="counts")
     # The generator's multinomial stream does not depend on how many rows one call asks for.
     np.testing.assert_array_equal(pieces.distribution, whole.distribution)

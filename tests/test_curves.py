@@ -479,7 +479,6 @@ def test_precision_recall_sawtooth_as_steps():
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
     from matplotlib.cbook import STEP_LOOKUP_MAP
 
     from evalmetrics.plotting import curves as figures

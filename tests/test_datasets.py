@@ -9,6 +9,7 @@ from scipy import stats
 from evalmetrics.datasets import (
     _demand_rate,
     binormal_auc,
+    binormal_curve,
     binormal_scores,
     breast_cancer,
     clustered_answers,
@@ -69,6 +70,38 @@ def test_binormal_rejects_negative_sd():
 def test_binormal_rejects_infinite_mean():
     with pytest.raises(ValueError, match="mean must be finite"):
         binormal_scores(5, 5, mean=np.inf)
+
+
+# ---------------------------------------------------------------------------
+# the exact binormal curve
+# ---------------------------------------------------------------------------
+
+def test_binormal_curve_matches_scipy():
+    curve = binormal_curve(mean=2.6, sd=2.0, prevalence=0.01, n_points=101)
+    t = curve.thresholds
+    assert np.all(np.diff(t) < 0)
+    assert np.max(np.abs(curve.false_positive_rate - stats.norm.sf(t))) <= 1e-15
+    assert np.max(np.abs(curve.true_positive_rate - stats.norm.sf(t, loc=2.6, scale=2.0))) <= 1e-15
+    tpr, fpr = curve.true_positive_rate, curve.false_positive_rate
+    expected = 0.01 * tpr / (0.01 * tpr + 0.99 * fpr)
+    assert np.max(np.abs(curve.precision - expected)) <= 1e-12
+
+
+def test_binormal_curve_area_is_the_binormal_auc():
+    curve = binormal_curve(mean=2.0, sd=1.0, n_points=4001)
+    area = np.trapezoid(curve.true_positive_rate, curve.false_positive_rate)
+    assert area == pytest.approx(stats.norm.cdf(math.sqrt(2.0)), abs=1e-6)
+    assert binormal_curve().precision is None
+
+
+def test_binormal_curve_prevalence_out_of_range():
+    with pytest.raises(ValueError, match="prevalence"):
+        binormal_curve(prevalence=1.0)
+
+
+def test_binormal_curve_needs_two_points():
+    with pytest.raises(ValueError, match="n_points"):
+        binormal_curve(n_points=1)
 
 
 # ---------------------------------------------------------------------------

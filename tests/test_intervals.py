@@ -393,9 +393,67 @@ def test_wald_rejects_confidence_as_percent_string():
         wald_interval(5, 10, confidence="95%")
 
 
-def test_bootstrap_rejects_zero_resamples():
-    with pytest.raises(ValueError, match="n_resamples must be at least 1"):
-        bootstrap_interval(np.mean, [1.0, 2.0, 3.0], n_resamples=0)
+@settings(max_examples=20, deadline=None)
+@given(n_resamples=st.integers(-5, 1), paired=st.booleans())
+def test_bootstrap_states_the_rule_of_at_least_two_resamples_up_front(n_resamples, paired):
+    # One replicate gives no interval: the rule is said before anything is computed,
+    # not as "undefined on 0 of 1 resamples" afterwards.
+    with pytest.raises(ValueError, match=f"n_resamples must be at least 2, got {n_resamples}"):
+        if paired:
+            bootstrap_difference(sk_auc, [0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1],
+                                 n_resamples=n_resamples)
+        else:
+            bootstrap_interval(np.mean, [1.0, 2.0, 3.0], n_resamples=n_resamples)
+
+
+# What a metric may wrongly return, the exception it gets and a piece of its message.
+_BAD_VALUES = [
+    (None, TypeError, "metric returned None"),
+    (np.array([0.5]), TypeError, r"metric returned an array of shape \(1,\)"),
+    (np.array([0.5, 0.25]), TypeError, r"metric returned an array of shape \(2,\)"),
+    (np.array([[0.5]]), TypeError, r"metric returned an array of shape \(1, 1\)"),
+    ("0.5", TypeError, "metric returned str"),
+    (True, TypeError, "metric returned a boolean"),
+    (np.bool_(False), TypeError, "metric returned a boolean"),
+    (complex(0.5, 0), TypeError, "metric returned complex"),
+    (np.array("x"), TypeError, "metric returned an array of dtype"),
+    ([0.5], TypeError, "metric returned list"),
+    (math.inf, ValueError, "metric returned inf"),
+    (-math.inf, ValueError, "metric returned -inf"),
+    (np.float32(np.inf), ValueError, "metric returned inf"),
+    (10 ** 400, ValueError, "too large for a float"),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=st.sampled_from(_BAD_VALUES), at_call=st.integers(1, 12), paired=st.booleans(),
+       method=st.sampled_from(["percentile", "bca"]))
+def test_a_metric_returning_no_finite_number_is_named_in_the_error(case, at_call, paired, method):
+    """The bad value comes on the data (call 1) or on a later resample or leave-out; the
+    error names the argument (metric) and the fault, never NumPy's words or a NaN interval."""
+    bad, error, message = case
+    calls = []
+
+    def metric(y, s):
+        calls.append(1)
+        return bad if len(calls) == at_call else float(np.mean(s[y == 1]) - np.mean(s))
+
+    y = np.array([0, 1] * 6)
+    s = np.linspace(0.0, 1.0, 12)
+    where = "on the data" if at_call in (1, 2) and paired or at_call == 1 else "on resample|left out"
+    with pytest.raises(error, match=message) as raised:
+        if paired:
+            bootstrap_difference(metric, y, s, s[::-1], n_resamples=20, seed=0, method=method)
+        else:
+            bootstrap_interval(metric, y, s, n_resamples=20, seed=0, method=method)
+    assert raised.match(where)
+
+
+def test_a_metric_returning_numbers_of_any_real_type_is_accepted():
+    for kind in (int, float, np.float32, np.float64, np.int64, lambda v: np.array(v)):
+        result = bootstrap_interval(lambda x, kind=kind: kind(int(x.sum() > 0)), np.arange(1.0, 7.0),
+                                    n_resamples=10, seed=0)
+        assert result.estimate == 1.0 and result.interval == (1.0, 1.0)
 
 
 def test_bootstrap_rejects_unknown_method():
@@ -452,7 +510,7 @@ def test_bootstrap_rejects_a_metric_undefined_on_almost_every_resample():
     def only_on_the_original(values):
         return 1.0 if np.array_equal(values, np.arange(6.0)) else float("nan")
 
-    with pytest.raises(ValueError, match="undefined on"):
+    with pytest.raises(ValueError, match=r"undefined \(NaN\) on 20 of 20 resamples; an interval needs at least 2"):
         bootstrap_interval(only_on_the_original, np.arange(6.0), n_resamples=20, seed=0)
 
 

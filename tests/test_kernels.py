@@ -1,9 +1,14 @@
 """The kernel layer (``evalmetrics._kernels``) and what every caller gets from it.
 
-* The bootstrap engine is a property the metric carries: a ``functools.wraps``
-  wrapper of ``roc_auc`` takes it (proved with a spy on the engine, never by
-  timing) and gives the same interval to the bit; a plain lambda takes the
-  generic path and agrees to 1e-12; ``engine=`` selects it explicitly.
+* The bootstrap engine is a property the metric carries, used only once it has
+  shown that it computes the caller's metric (on the data and on two
+  resamples): a ``functools.wraps`` wrapper of ``roc_auc`` that computes the
+  AUC takes it (proved with a spy on the engine, never by timing) and gives
+  the same interval to the bit; a wrapper that computes anything else, on the
+  data or only on resamples, gets the plain path's interval without a
+  warning; a plain lambda takes the plain path and agrees to 1e-12;
+  ``engine=`` selects it explicitly, and an explicit engine that computes
+  another number is an error.
 * Every caller of a kernel gets the kernel's number: DeLong, the bootstrap
   engine and the teaching versions divide the same ``2 U``; the one Brier
   score and the one normal distribution function agree with their plain
@@ -25,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import evalmetrics as em
@@ -84,6 +89,78 @@ def test_a_wraps_wrapper_of_roc_auc_takes_the_engine_and_gives_the_same_interval
     assert_identical(through, direct)
 
 
+# Numbers a wrapper may compute instead of the AUC it wraps: on the data already, or only
+# on resamples (the AUC of the distinct (label, score) pairs equals the AUC while no row
+# repeats, as on distinct data, and differs on a resample, which repeats rows).
+def _distinct_pairs_auc(y, s):
+    pairs = np.unique(np.column_stack([y, s]), axis=0)
+    return em.roc_auc(pairs[:, 0], pairs[:, 1])
+
+
+OTHER_NUMBERS = {
+    "1 - AUC": lambda y, s: 1 - em.roc_auc(y, s),
+    "AUC of -s": lambda y, s: em.roc_auc(y, -s),
+    "AUC squared": lambda y, s: em.roc_auc(y, s) ** 2,
+    "AUC + 1e-9": lambda y, s: em.roc_auc(y, s) + 1e-9,
+    "AUC of the distinct pairs": _distinct_pairs_auc,
+    "average precision": lambda y, s: em.average_precision(y, s),
+}
+
+
+def test_the_issue_case_a_wrapper_computing_one_minus_the_auc():
+    y, a, _ = tied_scores(21, n=200, decimals=None)
+
+    @functools.wraps(em.roc_auc)
+    def one_minus(y_true, y_score):
+        return 1 - em.roc_auc(y_true, y_score)
+
+    result = em.bootstrap_interval(one_minus, y, a, n_resamples=200, seed=0)
+    assert result.estimate == 1 - em.roc_auc(y, a)
+    assert result.interval.low <= result.estimate <= result.interval.high
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(sorted(OTHER_NUMBERS)), seed=st.integers(0, 10_000),
+       decimals=st.sampled_from([None, 2, 1]), method=st.sampled_from(["percentile", "bca"]),
+       paired=st.booleans(), grouped=st.booleans())
+def test_a_wrapper_computing_another_number_gets_the_plain_interval_without_a_word(
+        name, seed, decimals, method, paired, grouped):
+    # A constant shift cancels in a difference, which then is the AUC's difference.
+    assume(not (paired and name == "AUC + 1e-9"))
+    y, a, b = tied_scores(seed, n=60, decimals=decimals)
+    other = OTHER_NUMBERS[name]
+    groups = np.arange(len(y)) % 12 if grouped else None
+    wrapped = functools.wraps(em.roc_auc)(lambda y_true, y_score: other(y_true, y_score))
+    assert wrapped.bootstrap_engine is _bootstrap_auc.auc_engine  # the attribute came along
+    calls = []
+    real = _bootstrap_auc.AucEngine.replicates
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_bootstrap_auc.AucEngine, "replicates",
+                      lambda self, *args: calls.append(1) or real(self, *args))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            options = dict(n_resamples=40, seed=seed, method=method, groups=groups)
+            if paired:
+                through = em.bootstrap_difference(wrapped, y, a, b, **options)
+                plain = em.bootstrap_difference(other, y, a, b, engine=None, **options)
+            else:
+                through = em.bootstrap_interval(wrapped, y, a, **options)
+                plain = em.bootstrap_interval(other, y, a, engine=None, **options)
+    assert calls == []  # the engine was built, failed the check and computed nothing
+    assert_identical(through, plain)
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_NUMBERS))
+def test_an_explicit_engine_that_computes_another_number_is_an_error(name):
+    y, a, b = tied_scores(22, n=80, decimals=None)
+    other = OTHER_NUMBERS[name]
+    with pytest.raises(ValueError, match="engine does not compute metric: on (the data|check resample 1)"):
+        em.bootstrap_interval(other, y, a, n_resamples=20, seed=1, engine=_bootstrap_auc.auc_engine)
+    if name != "AUC + 1e-9":  # a constant shift cancels in a difference
+        with pytest.raises(ValueError, match="engine does not compute metric"):
+            em.bootstrap_difference(other, y, a, b, n_resamples=20, seed=1, engine=_bootstrap_auc.auc_engine)
+
+
 def test_a_wraps_wrapper_takes_the_engine_in_the_paired_difference(engine_calls):
     y, a, b = tied_scores(2)
 
@@ -119,14 +196,30 @@ def test_engine_none_calls_the_metric_and_an_explicit_engine_is_used(engine_call
     generic = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=50, seed=8, engine=None)
     assert engine_calls == []
     chosen = em.bootstrap_interval(counted, y, a, n_resamples=50, seed=8, engine=_bootstrap_auc.auc_engine)
-    assert len(engine_calls) == 1 and calls == []  # the engine replaced every metric call
+    # The engine replaced every metric call on the 50 resamples: the metric ran on the
+    # data and on the check's two resamples only.
+    assert len(engine_calls) == 1 and len(calls) == 3
     np.testing.assert_allclose(generic.distribution, chosen.distribution, rtol=0, atol=1e-12)
 
 
-def test_the_engine_is_not_used_with_groups_or_weights(engine_calls):
+@pytest.mark.parametrize("method", ["percentile", "bca"])
+@pytest.mark.parametrize("paired", [False, True])
+def test_the_engine_resamples_whole_groups_as_the_plain_path_does(engine_calls, method, paired):
+    y, a, b = tied_scores(9, decimals=1)
+    groups = np.repeat(np.arange(30), 4)[np.random.default_rng(2).permutation(len(y))]
+    options = dict(n_resamples=80, seed=1, groups=groups, method=method)
+    if paired:
+        fast = em.bootstrap_difference(em.roc_auc, y, a, b, **options)
+        plain = em.bootstrap_difference(em.roc_auc, y, a, b, engine=None, **options)
+    else:
+        fast = em.bootstrap_interval(em.roc_auc, y, a, **options)
+        plain = em.bootstrap_interval(em.roc_auc, y, a, engine=None, **options)
+    assert len(engine_calls) == 1
+    assert_identical(fast, plain)
+
+
+def test_the_engine_is_not_used_with_weights(engine_calls):
     y, a, _ = tied_scores(9)
-    groups = np.arange(len(y)) % 10
-    em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, seed=1, groups=groups)
 
     @functools.wraps(em.roc_auc)
     def weighted(y_true, y_score, sample_weight):
@@ -141,9 +234,12 @@ def test_bad_engine_is_refused():
     y, a, _ = tied_scores(10)
     with pytest.raises(TypeError, match="engine"):
         em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, engine="fast")
-    with pytest.raises(ValueError, match="engine"):
-        em.bootstrap_difference(em.roc_auc, y, a, a, n_resamples=20, groups=np.arange(len(y)) % 3,
-                                engine=_bootstrap_auc.auc_engine)
+
+    class NoCheck:  # the former protocol: no at(rows), so nothing to check it against
+        estimate = replicates = jackknife = staticmethod(lambda *args: 0.5)
+
+    with pytest.raises(TypeError, match=r"engine\(\*arrays\) must return an engine with estimate\(\), at\(rows\)"):
+        em.bootstrap_interval(em.roc_auc, y, a, n_resamples=20, engine=lambda *arrays: NoCheck())
 
 
 # ---------------------------------------------------------------------------
@@ -168,6 +264,41 @@ def test_the_brier_kernel_is_the_mean_of_squares():
     assert brier.brier(y == 1, p) == float(np.mean((p - y) ** 2))
     assert brier.brier(y.astype(float), p, w) == pytest.approx(float(np.sum(w * (p - y) ** 2) / w.sum()), rel=1e-14)
     assert em.brier_score(y, p, sample_weight=w) == brier.brier(y == 1, p, w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), n=st.integers(2, 60), decimals=st.sampled_from([0, 1, 2, None]),
+       width=st.sampled_from([np.uint8, np.int32, np.int64]))
+def test_the_kernels_of_a_resample_from_counts_equal_the_metrics_on_its_rows(seed, n, decimals, width):
+    """2 U, the average precision and the Brier score of a resample given as counts (what the
+    engines compute) equal the kernels on the rows repeated that many times."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.4
+    s = rng.random(n) if decimals is None else np.round(rng.random(n), decimals)
+    counts = rng.integers(0, 4, n).astype(width)
+    rows_y, rows_s = np.repeat(y, counts), np.repeat(s, counts)
+    positives, drawn = int(counts[y].sum()), int(counts.sum())
+    assume(0 < positives < drawn)
+    # Counts in increasing order of score, negatives first in a tie: the layout the engines use.
+    order = np.lexsort((y, s))
+    positive_rows, negative_rows = order[y[order]], order[~y[order]]
+    negatives_upto = np.r_[0, np.cumsum(counts[negative_rows].astype(np.int64))]
+    below = np.searchsorted(s[negative_rows], s[positive_rows], "left")
+    at_most = np.searchsorted(s[negative_rows], s[positive_rows], "right")
+    twice = auc.twice_u_of_counts(counts[positive_rows], negatives_upto, at_most, below)
+    assert int(twice) == auc.twice_u(rows_s, rows_y)[0]
+    if np.array_equal(at_most, below):
+        assert int(auc.twice_u_of_counts(counts[positive_rows], negatives_upto, at_most)) == int(twice)
+    # The average precision: per distinct positive score, the positives there and the rows at or above it.
+    distinct = np.unique(s[y])
+    gained = np.array([counts[y & (s == v)].sum() for v in distinct])
+    true_positives = np.array([counts[y & (s >= v)].sum() for v in distinct])
+    # A score no drawn row reaches flags nothing and gains nothing: 0 / 1, as the report's engine says.
+    flagged = np.maximum([counts[s >= v].sum() for v in distinct], 1)
+    found = auc.average_precision_of_counts(gained, true_positives, flagged, positives)
+    assert found == pytest.approx(em.average_precision(rows_y, rows_s), abs=1e-12)
+    assert brier.brier_of_counts(counts, y, s, positives, drawn) == pytest.approx(
+        brier.brier(rows_y, rows_s), abs=1e-12)
 
 
 def test_the_normal_cdf_matches_scipy_in_both_tails():

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from evalmetrics.report import ReportError, output
+from evalmetrics.report import ReportError, output, signals
 from evalmetrics.report.output import MARKER, check_target, publish
 from helpers import run_cli
 
@@ -54,7 +54,7 @@ def no_computation(monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("the report was computed although its folder was refused")
     monkeypatch.setattr("evalmetrics.report.model.build_report", forbidden)
-    monkeypatch.setattr("evalmetrics.report.data.read_dataset", forbidden)
+    monkeypatch.setattr("evalmetrics.report.reading.read_dataset", forbidden)
     monkeypatch.setattr("evalmetrics.report.commands.read_dataset", forbidden)
 
 
@@ -213,7 +213,7 @@ def test_an_interrupt_or_failure_leaves_the_old_or_the_new_report_complete(step,
     if step == "cleanup" and error is OSError:
         publish({out: NEW}, existed={out: True})  # the report is complete; the cleanup is retried
     else:
-        expected = (output.Interrupted if step == "cleanup"
+        expected = (signals.Interrupted if step == "cleanup"
                     else KeyboardInterrupt if error is KeyboardInterrupt else ReportError)
         with pytest.raises(expected):
             publish({out: NEW}, existed={out: True})

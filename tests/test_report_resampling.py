@@ -1,4 +1,4 @@
-"""The report's one-sort bootstrap (evalmetrics/report/resampling.py) against the generic path.
+"""The report's bootstrap (evalmetrics/report/resampling.py) against the generic path.
 
 The oracle is :func:`evalmetrics.intervals.bootstrap_interval` and
 ``bootstrap_difference`` with each metric written as a plain function of
@@ -7,6 +7,8 @@ package's ordinary kernels): the same seed draws the same resamples, so
 every estimate and interval end must agree to 1e-12 -- on rows and on whole
 groups, with heavy ties, scores tied across the classes, a threshold on a
 tied score, resamples that miss a class, and the paired differences.
+Every number is the library's bootstrap fed by one pass of the report's
+engine, and an engine that computes another number stops the report.
 """
 
 from __future__ import annotations
@@ -138,17 +140,64 @@ def test_a_report_is_the_generic_bootstrap_wired_in():
 
 
 def test_a_row_drawn_256_times_or_more_is_counted_in_full():
-    from evalmetrics.report.resampling import _SortedColumn
+    from evalmetrics.report.resampling import _bytes, _SortedColumn
 
     y, a, _, _ = data(seed=8, n=400, decimals=2)
     column = _SortedColumn(y, a, 0.5, True)
     wide = np.zeros(len(y), dtype=np.int64)
     wide[:40] = 1
-    wide[np.flatnonzero(y)[0]] = 300  # as a byte, 300 wraps around to 44
+    wide[np.flatnonzero(y)[0]] = 300  # as a byte, 300 would wrap around to 44
     wide[np.flatnonzero(~y)[0]] = 260
-    wrapped = wide.astype(np.uint8)
-    assert int(wrapped.sum()) != int(wide.sum())
-    from_bytes = column.numbers(wrapped, wide, int(wide.sum()))
-    assert from_bytes == column.numbers(wide, wide, int(wide.sum()))
+    assert _bytes(wide) is wide and _bytes(np.minimum(wide, 255)).dtype == np.uint8
+    found = column.numbers(_bytes(wide), int(wide.sum()))
     expected = ORACLE["auc"](None)(np.repeat(y, wide), np.repeat(a, wide))
-    assert abs(from_bytes[4] - expected) <= TOL
+    assert abs(found[4] - expected) <= TOL
+    c = _binary_counts_from_masks(np.repeat(y, wide), np.repeat(a, wide) >= 0.5)
+    assert found[:4] == (c.tp, c.fp, c.fn, c.tn)
+
+
+# ---------------------------------------------------------------------------
+# one engine: every number is the library's bootstrap, which checks the engine
+# ---------------------------------------------------------------------------
+
+def test_every_number_is_the_librarys_bootstrap_fed_by_one_pass(monkeypatch):
+    import evalmetrics.report.resampling as resampling
+
+    calls, runs = [], []
+    for name in ("bootstrap_interval", "bootstrap_difference"):
+        real = getattr(resampling, name)
+        monkeypatch.setattr(resampling, name,
+                            lambda *args, _real=real, _name=name, **kwargs: calls.append((_name, kwargs)) or
+                            _real(*args, **kwargs))
+    real_run = resampling._Pass._run
+    monkeypatch.setattr(resampling._Pass, "_run", lambda self, *args: runs.append(1) or real_run(self, *args))
+    y, a, b, groups = data(seed=9, n=120, decimals=2, n_groups=15)
+    boot = ReportBootstrap(y, groups, [a, b], [0.5, 0.5], [True, True], resamples=30, seed=4, confidence=0.9)
+    for column in (0, 1):
+        for metric in THRESHOLD_METRICS + RANKING_METRICS:
+            boot.estimate(column, metric)
+    for metric in RANKING_METRICS:
+        boot.difference(0, 1, metric)
+    assert len(runs) == 1  # one pass over the resamples serves all 23 numbers
+    assert [name for name, _ in calls] == ["bootstrap_interval"] * 20 + ["bootstrap_difference"] * 3
+    assert all(callable(options["engine"]) and options["n_resamples"] == 30 and options["seed"] == 4
+               for _, options in calls)
+
+
+@pytest.mark.parametrize("number", range(7))
+def test_an_engine_that_computes_another_number_stops_the_report(monkeypatch, number):
+    """A fault in the report's engine (one of its seven numbers off by 1e-9) is caught by the
+    bootstrap's check against the library's own metric, never printed."""
+    from evalmetrics.report.resampling import _SortedColumn
+
+    real = _SortedColumn.numbers
+
+    def off(self, *args):
+        values = list(real(self, *args))
+        values[number] += 1e-9 if number >= 4 else 1
+        return tuple(values)
+
+    monkeypatch.setattr(_SortedColumn, "numbers", off)
+    y, a, _, _ = data(seed=10, n=80, decimals=2)
+    with pytest.raises(ValueError, match="engine does not compute metric"):
+        build_report(dataset_from_arrays(y, {"a": a, "b": a[::-1]}), resamples=20, seed=1)

@@ -22,7 +22,7 @@ from sklearn.model_selection import GroupKFold, StratifiedKFold
 import evalmetrics as em
 from evalmetrics import arrays, counts, cross_validation, intervals
 from evalmetrics._kernels import bootstrap_auc as _bootstrap_auc
-from evalmetrics._kernels import sorting
+from evalmetrics._kernels import resampling, sorting
 from evalmetrics.arrays import UndefinedMetricWarning
 from helpers import spy_on_engine
 
@@ -378,10 +378,10 @@ def test_fast_path_validates_like_the_metric():
 def test_closed_form_jackknife_equals_n_refits(decimals):
     y, a, b = scores(5, 70, decimals)
     y[:3] = 1  # enough positives; leaving one out never empties a class
-    engine = _bootstrap_auc.engine_for(em.roc_auc, y, a)
+    engine = _bootstrap_auc.auc_engine(y, a)
     refits = intervals._jackknife(generic_auc, [y, a], len(y), None)
     np.testing.assert_array_equal(engine.jackknife(), refits)
-    pair = _bootstrap_auc.engine_for(em.roc_auc, y, a, b)
+    pair = _bootstrap_auc.auc_engine(y, a, b)
     differences = intervals._jackknife(lambda y_, a_, b_: em.roc_auc(y_, a_) - em.roc_auc(y_, b_),
                                        [y, a, b], len(y), None)
     np.testing.assert_array_equal(pair.jackknife(), differences)
@@ -389,14 +389,14 @@ def test_closed_form_jackknife_equals_n_refits(decimals):
 
 def test_jackknife_leaving_out_the_only_positive_is_nan():
     y = np.array([0, 0, 1, 0])
-    leave_out = _bootstrap_auc.engine_for(em.roc_auc, y, np.array([0.1, 0.4, 0.3, 0.2])).jackknife()
+    leave_out = _bootstrap_auc.auc_engine(y, np.array([0.1, 0.4, 0.3, 0.2])).jackknife()
     assert np.isnan(leave_out[2]) and not np.any(np.isnan(np.delete(leave_out, 2)))
 
 
 def test_chunked_draws_are_the_draws_of_one_call(monkeypatch):
     y, a, _ = scores(6, 50, 1)
     whole = em.bootstrap_interval(em.roc_auc, y, a, n_resamples=97, seed=4)
-    monkeypatch.setattr(_bootstrap_auc, "_CHUNK", 120)  # two or three resamples per chunk
+    monkeypatch.setattr(resampling, "CHUNK", 120)  # two or three resamples per chunk
     assert_same(em.bootstrap_interval(em.roc_auc, y, a, n_resamples=97, seed=4), whole)
     assert_same(em.bootstrap_interval(generic_auc, y, a, n_resamples=97, seed=4), whole)
     rows = np.random.default_rng(4).integers(0, 50, (97, 50))

@@ -156,28 +156,6 @@ def test_prevalence_run_agrees_with_sklearn(imbalance):
 
 
 # ---------------------------------------------------------------------------
-# the exact binormal curve
-# ---------------------------------------------------------------------------
-
-def test_binormal_curve_matches_scipy():
-    curve = studies.binormal_curve(mean=2.6, sd=2.0, prevalence=0.01, n_points=101)
-    t = curve.thresholds
-    assert np.all(np.diff(t) < 0)
-    assert np.max(np.abs(curve.false_positive_rate - norm.sf(t))) <= 1e-15
-    assert np.max(np.abs(curve.true_positive_rate - norm.sf(t, loc=2.6, scale=2.0))) <= 1e-15
-    tpr, fpr = curve.true_positive_rate, curve.false_positive_rate
-    expected = 0.01 * tpr / (0.01 * tpr + 0.99 * fpr)
-    assert np.max(np.abs(curve.precision - expected)) <= 1e-12
-
-
-def test_binormal_curve_area_is_the_binormal_auc():
-    curve = studies.binormal_curve(mean=2.0, sd=1.0, n_points=4001)
-    area = np.trapezoid(curve.true_positive_rate, curve.false_positive_rate)
-    assert area == pytest.approx(norm.cdf(math.sqrt(2.0)), abs=1e-6)
-    assert studies.binormal_curve().precision is None
-
-
-# ---------------------------------------------------------------------------
 # A/B comparison
 # ---------------------------------------------------------------------------
 
@@ -321,16 +299,6 @@ def test_ab_recall_out_of_range():
 def test_ab_fpr_out_of_range():
     with pytest.raises(ValueError, match="false_positive_rate"):
         studies.ab_comparison(false_positive_rate=-0.1)
-
-
-def test_binormal_curve_prevalence_out_of_range():
-    with pytest.raises(ValueError, match="prevalence"):
-        studies.binormal_curve(prevalence=1.0)
-
-
-def test_binormal_curve_needs_two_points():
-    with pytest.raises(ValueError, match="n_points"):
-        studies.binormal_curve(n_points=1)
 
 
 def test_three_class_fold_count():

@@ -8,6 +8,8 @@ module per idea, each function with a one-line contract:
   every distinct score), unweighted and weighted;
 * :mod:`.auc` -- the one AUC count ``2 U`` and its division, the AUC and the
   average precision read off the sort;
+* :mod:`.resampling` -- the bootstrap's resamples (one stream of draws for the
+  plain path and every engine) and its percentile;
 * :mod:`.bootstrap_auc` -- the bootstrap of the AUC from counts over cells of
   tied scores (the engine a metric carries, see ``bootstrap_engine``);
 * :mod:`.brier` -- the Brier score;

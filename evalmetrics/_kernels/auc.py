@@ -11,6 +11,10 @@ optional non-negative float64 weights, at least one positive):
   NaN (no warning) when a class is empty.
 * :func:`average_precision` -- the unweighted average precision from the positions
   of the positives in the one sort (None when the scores need the sign split).
+* :func:`twice_u_of_counts` -- ``2 U`` of resamples given as counts over the rows
+  (or cells of rows) in increasing order of score: the bootstrap engines' count.
+* :func:`average_precision_of_counts` -- the average precision's sum, from the
+  positives gained at each positive score and the rows flagged there.
 
 The slow, obviously right versions (all pairs, rank sums) stay in
 :mod:`evalmetrics.ranking` as the oracles of the tests.
@@ -23,7 +27,8 @@ import numpy as np
 from .sorting import by_sign, labels_of, sorted_keys, weighted_score_table
 from .weights import scale_free
 
-__all__ = ["auc_from_twice_u", "average_precision", "roc_auc", "twice_u"]
+__all__ = ["auc_from_twice_u", "average_precision", "average_precision_of_counts", "roc_auc", "twice_u",
+           "twice_u_of_counts"]
 
 
 def twice_u(values, is_positive):
@@ -85,7 +90,39 @@ def average_precision(values, is_positive):
         starts[tied] = np.searchsorted(keys, score_key[first][tied] << np.uint64(1), side="left")
     in_group = np.diff(np.r_[first, len(positions)])[::-1]
     true_positives, flagged = (len(positions) - first)[::-1], (n - starts)[::-1]
-    return float(np.sum(in_group / len(positions) * (true_positives / flagged)))
+    return average_precision_of_counts(in_group, true_positives, flagged, len(positions))
+
+
+def average_precision_of_counts(gained, true_positives, flagged, positives):
+    """``sum(gained x true_positives / flagged) / positives``: the average precision.
+
+    One term per distinct score holding positives: the positives at that score
+    (``gained``), and the positives and rows at or above it.  Summed without
+    BLAS: a BLAS dot may start threads, and from the report's worker threads
+    they wait on each other.
+    """
+    return float(np.einsum("i,i->", gained, true_positives / flagged)) / positives
+
+
+def twice_u_of_counts(positive, negatives_upto, at_most, below=None):
+    """``2 U`` (int64) of resamples given as counts in increasing order of score.
+
+    ``positive`` holds the counts of the positive rows or cells (last axis),
+    ``negatives_upto`` the cumulative counts of the negatives with a leading
+    0; for each positive, ``at_most`` and ``below`` index ``negatives_upto``
+    at the negatives scored at most and strictly below its score (``below``
+    None: no negative ties a positive).  Each positive earns the negatives
+    below it twice and those tied with it once.  Works on one resample (1-D)
+    or a block of them (2-D, one resample per row); the counts may be 32-bit
+    while twice the rows drawn fit.
+    """
+    earned = np.take(negatives_upto, at_most, axis=-1)
+    if below is None:
+        earned *= 2
+    else:
+        earned += np.take(negatives_upto, below, axis=-1)
+    # Summed in 64 bits whatever the counts' type (32-bit counts keep memory low).
+    return np.einsum("...i,...i->...", positive, earned, dtype=np.int64)
 
 
 def _add_u(higher, lower):

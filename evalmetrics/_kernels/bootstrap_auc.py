@@ -3,24 +3,24 @@
 :func:`evalmetrics.intervals.bootstrap_interval` and ``bootstrap_difference``
 hand the work to this module when the metric carries it as its
 ``bootstrap_engine`` (the package's AUC functions carry :func:`auc_engine`)
-and no groups are given.  The resamples are the
-very same row draws as the generic path (and as
+and it passes the bootstrap's check (its estimate and its value on two
+resamples equal the metric's own).  The resamples are the very same draws as
+the plain path's (:mod:`.resampling`, those of
 ``scipy.stats.bootstrap(paired=True)``); only the arithmetic changes.
 
 The rows are sorted once and split into *cells*: the positives of one
 score, and the negatives pooled between two consecutive positive scores
 (or tied with one).  A resample is then nothing but a count per cell (a
 ``bincount`` of the drawn rows' cells), and its AUC follows from those
-counts in exact integers.  With ``c`` the counts, cells in increasing order
-of score and, for a positive cell ``k``, ``below_k`` the negatives drawn at
-a score at most its own and ``tied_k`` those at its score exactly::
-
-    2 U = sum_k c_k (2 below_k - tied_k),   AUC = 2 U / (2 P N).
+counts in exact integers (:func:`.auc.twice_u_of_counts`): each positive
+cell earns the negatives drawn below its score twice and those tied with it
+once, and ``AUC = 2 U / (2 P N)``.
 
 This is the integer :func:`evalmetrics.roc_auc` divides, so every replicate
-equals the generic one to the last bit.  Draws are made in chunks of about a
-million elements (the generator yields the same stream in pieces as at
-once), which bounds the extra memory whatever the number of resamples.
+equals the plain one to the last bit.  Draws are made in chunks of about a
+million elements, which bounds the extra memory whatever the number of
+resamples.  With groups, a resample draws whole groups: the count of a cell
+is then the sum, over the drawn groups, of the group's rows in that cell.
 
 With ``draws="counts"`` and few cells (heavily tied scores), the rows are
 not drawn at all: the counts of a resample over the cells follow a
@@ -40,11 +40,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import arrays
-from .auc import auc_from_twice_u
+from .auc import auc_from_twice_u, twice_u_of_counts
+from .resampling import chunks as _chunks
+from .resampling import group_blocks, row_blocks
 from .sorting import integer_ranks
 
-# Elements drawn per chunk: about 8 MB of int64 indices, a few such arrays alive at once.
-_CHUNK = 1 << 20
 # One multinomial count costs numpy about as much as drawing and counting 15-30
 # rows (binomial draws of 40-130 ns against 3-6 ns a row here), so cell counts
 # are drawn only when there are at least this many rows per cell.
@@ -126,6 +126,10 @@ class _Cells:
         self.negative_cells_upto = np.searchsorted(block_keys, 2 * np.arange(len(positive_groups)) + 1, "right")
         self.tied_positive = np.flatnonzero(tied)
         self.tied_negative = self.negative_cells_upto[tied] - 1
+        # ... and the blocks strictly below it (one fewer when a block is tied with it).
+        self.negative_cells_below = None
+        if len(self.tied_positive):
+            self.negative_cells_below = self.negative_cells_upto - tied
         # For each block (for the jackknife): positive cells at or below its scores.
         self.positive_cells_upto = (block_keys + 1) // 2
         self.negative_tied_with = np.flatnonzero(block_keys % 2 == 1)
@@ -135,19 +139,15 @@ class _Cells:
     # -- counts to AUCs ---------------------------------------------------------
 
     def twice_u(self, counts):
-        """``2 U`` (int64) of each row of a (resamples, cells) count matrix."""
-        negative = counts[:, :self.n_negative_cells]
+        """``2 U`` (int64) and the negatives of each row of a (resamples, cells) count matrix."""
         positive = counts[:, self.n_negative_cells:]
         below = np.zeros((len(counts), self.n_negative_cells + 1), dtype=np.int64)
-        np.cumsum(negative, axis=1, out=below[:, 1:])
-        twice = 2 * np.einsum("ij,ij->i", positive, below[:, self.negative_cells_upto])
-        if len(self.tied_positive):
-            twice -= np.einsum("ij,ij->i", positive[:, self.tied_positive], negative[:, self.tied_negative])
-        return twice, below[:, -1]
+        np.cumsum(counts[:, :self.n_negative_cells], axis=1, out=below[:, 1:])
+        return twice_u_of_counts(positive, below, self.negative_cells_upto, self.negative_cells_below), below[:, -1]
 
     def auc_of_counts(self, counts):
         twice, negatives = self.twice_u(counts)
-        positives = self.n - negatives
+        positives = counts[:, self.n_negative_cells:].sum(axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
             # 0 / 0 (a resample with one class) is NaN, as the metric returns.
             return auc_from_twice_u(twice, positives, negatives)
@@ -182,12 +182,6 @@ class _Cells:
         return left
 
 
-def _chunks(n, n_resamples):
-    per_chunk = max(1, _CHUNK // n)
-    for start in range(0, n_resamples, per_chunk):
-        yield min(per_chunk, n_resamples - start)
-
-
 def _cell_counts(cells, rows):
     """(resamples, cells) counts of a (resamples, n) block of drawn rows.
 
@@ -217,22 +211,54 @@ class AucEngine:
         values = [c.estimate() for c in self.cells]
         return float(values[0]) if len(values) == 1 else float(values[0] - values[1])
 
-    def replicates(self, rng, n_resamples, draws="rows"):
+    def at(self, rows):
+        """The AUC (or difference) on the resample holding ``rows`` (row numbers, repeats counted)."""
+        return float(self._combine([c.auc_of_counts(_cell_counts(c, rows[None, :]))[0] for c in self.cells]))
+
+    def replicates(self, rng, n_resamples, draws="rows", groups=None):
         """The AUC (or difference) on each of ``n_resamples`` resamples.
 
         ``draws="rows"`` draws the rows as ``scipy.stats.bootstrap`` does;
         ``draws="counts"`` draws the cell counts directly when the cells are
-        few (see the module's docstring), else the rows as well.
+        few (see the module's docstring), else the rows as well.  With
+        ``groups`` (codes 0 .. G - 1), whole groups are drawn.
         """
+        if groups is not None:
+            return self._group_replicates(rng, n_resamples, groups)
         if draws == "counts":
             sizes, to_cells = self._joint_cells()
             if len(sizes) * _ROWS_PER_CELL <= self.n:
                 return self._count_replicates(rng, n_resamples, sizes, to_cells)
         out = np.empty(n_resamples)
         start = 0
-        for k in _chunks(self.n, n_resamples):
-            rows = rng.integers(0, self.n, (k, self.n))
+        for rows in row_blocks(rng, self.n, n_resamples):
+            k = len(rows)
             out[start:start + k] = self._combine([c.auc_of_counts(_cell_counts(c, rows)) for c in self.cells])
+            start += k
+        return out
+
+    def _group_replicates(self, rng, n_resamples, groups):
+        """Whole groups drawn (the plain path's draws); a group's rows are counted per cell once."""
+        n_groups = int(groups.max()) + 1
+        layouts = []
+        for cells in self.cells:
+            # The (group, cell) pairs that occur and their sizes: a resample's cell counts
+            # are those sizes times how often each group was drawn.
+            pairs, sizes = np.unique(groups * cells.n_cells + cells.cell_of_row, return_counts=True)
+            layouts.append((cells, pairs // cells.n_cells, pairs % cells.n_cells, sizes))
+        out = np.empty(n_resamples)
+        start = 0
+        for block in group_blocks(rng, n_groups, n_resamples):
+            k = len(block)
+            parts = []
+            for cells, group, cell, sizes in layouts:
+                counts = np.empty((k, cells.n_cells), dtype=np.int64)
+                for j, chosen in enumerate(block):
+                    times = np.bincount(chosen, minlength=n_groups)
+                    # Float sums of whole numbers below 2**53: exact.
+                    counts[j] = np.bincount(cell, weights=times[group] * sizes, minlength=cells.n_cells)
+                parts.append(cells.auc_of_counts(counts))
+            out[start:start + k] = self._combine(parts)
             start += k
         return out
 
@@ -287,13 +313,3 @@ def auc_engine(y_true, y_score, other_score=None):
         arrays.same_length(y_true=is_positive, y_score=other)
     return AucEngine(is_positive, values, other)
 
-
-def engine_for(metric, *columns, engine="auto"):
-    """The engine for a bootstrap of ``metric`` on ``columns``, or None (call the metric).
-
-    ``engine="auto"`` takes the ``bootstrap_engine`` attribute the metric
-    carries (``functools.wraps`` copies it to a wrapper), None never uses one,
-    and a callable is used as the factory itself: ``engine(*columns)``.
-    """
-    factory = getattr(metric, "bootstrap_engine", None) if engine == "auto" else engine
-    return None if factory is None else factory(*columns)

@@ -6,6 +6,9 @@ weights with a positive sum):
 
 * :func:`brier` -- the (weighted) mean of ``(p - y)^2``, a float (the same for weights
   at any scale).
+* :func:`brier_of_counts` -- the Brier score of a resample, from how many times it
+  drew each row (``counts``, any integer type), the rows themselves, the
+  positives and the rows it drew.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import numpy as np
 
 from .weights import scale_free
 
-__all__ = ["brier"]
+__all__ = ["brier", "brier_of_counts"]
 
 # Rows per block of the unweighted score: 512 KB of float64 stays in the L2 cache,
 # so the squares are never written to memory (a fresh n-long array would cost more
@@ -41,3 +44,17 @@ def brier(y, p, weights=None):
         np.square(block, out=block)
         total += float(np.add.reduce(block))
     return total / n
+
+
+def brier_of_counts(counts, y, p, positives, total):
+    """The Brier score of the resample that drew row i ``counts[i]`` times.
+
+    ``sum(c (p - y)^2) = sum(c p^2) - 2 sum(c p y) + sum(c y)``, the last term
+    being the positives drawn: three sums over the rows as they are, so that
+    no array of squared errors is kept (it would be as long as the data).
+    Summed without BLAS (which may start threads that wait on each other when
+    called from worker threads); the integer counts are cast as they are read.
+    """
+    squares = float(np.einsum("i,i,i->", counts, p, p))
+    cross = float(np.einsum("i,i,i->", counts, p, y))
+    return (squares - 2.0 * cross + positives) / total

@@ -4,21 +4,22 @@ A user of the metrics imports :mod:`evalmetrics`; the pages of the book
 import this subpackage explicitly for the computations that exist only to
 make a point of a chapter:
 
-=================  ======================================================
-``pitfalls``       each pitfall of the chapter Pitfalls as a small
-                   computation
-``studies``        the imbalance, A/B and three-class studies of the
-                   chapter In practice, and the exact binormal curves
-``screening``      the breast-cancer screening evaluation of In practice
-                   (also run by ``evalmetrics report --demo``)
-``comparisons``    every function next to its scikit-learn or SciPy
-                   counterpart (the page Checked against scikit-learn;
-                   ``python -m evalmetrics.handbook.comparisons``)
-``plotting``       the figures of the pitfalls, the studies and the
-                   screening run
-``pages``          helpers of the pages themselves: glue-and-assert,
-                   Markdown tables
-=================  ======================================================
+====================  ======================================================
+``pitfalls``          each pitfall of the chapter Pitfalls as a small
+                      computation
+``studies``           the imbalance, A/B and three-class studies of the
+                      chapter In practice
+``screening``         the breast-cancer screening evaluation of In practice
+``screening_report``  the same run as a report (``evalmetrics report
+                      --demo breast-cancer``, through an entry point)
+``comparisons``       every function next to its scikit-learn or SciPy
+                      counterpart (the page Checked against scikit-learn;
+                      ``python -m evalmetrics.handbook.comparisons``)
+``plotting``          the figures of the pitfalls, the studies and the
+                      screening run
+``pages``             helpers of the pages themselves: glue-and-assert,
+                      Markdown tables
+====================  ======================================================
 
 The public names of ``pitfalls``, ``studies`` and ``screening`` are
 importable from here; ``comparisons``, ``plotting`` and ``pages`` are

@@ -110,7 +110,7 @@ def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None
             ax.plot(fpr[i:i + 2], tpr[i:i + 2], color=colour, linewidth=7, alpha=0.3,
                     solid_capstyle="round")
     if binormal is not None:
-        from ..handbook.studies import binormal_curve
+        from ..datasets import binormal_curve
 
         mean, sd = binormal
         exact = binormal_curve(mean=mean, sd=sd)

@@ -2,9 +2,16 @@
 
 :func:`csv_report` and :func:`demo_report` do the work of ``evalmetrics
 report``; the argument parsing lives in :mod:`evalmetrics.__main__`.  Both
-render every file in memory and hand them to
-:func:`~evalmetrics.report.output.publish` only at the end, so a failure at
-any step leaves no partial report.
+render every file in memory and hand them to :func:`write_report` only at
+the end, so a failure at any step leaves no partial report.
+
+A demo is not part of the library: :func:`demo_report` finds it by name in
+the entry-point group :data:`DEMO_GROUP`, where a package registers it (the
+book's companion registers ``breast-cancer``), and calls it.  That is the
+documented hook through which ``evalmetrics report --demo`` runs the
+screening project without the library importing the companion; a demo
+writes its report with the public :func:`check_targets`,
+:func:`write_report` and :func:`to_json`.
 """
 
 from __future__ import annotations
@@ -18,10 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .data import ReportError, read_dataset
+from .data import ReportError
 from .document import render_html, render_markdown
+from .reading import read_dataset
 
-__all__ = ["csv_report", "demo_report", "to_json"]
+__all__ = ["DEMO_GROUP", "check_targets", "csv_report", "demo_report", "report_demos", "to_json", "write_report"]
 
 
 def _plain(value):
@@ -78,7 +86,68 @@ def _progress(total):
     return ProgressBar(total, stream=sys.stderr)
 
 
-def _written_line(out, figures_dir, n_figures):
+def check_targets(out, figures_dir=None):
+    """Check the report's folders before any work (see :func:`~evalmetrics.report.output.check_target`).
+
+    Parameters
+    ----------
+    out : str
+        The report's folder (``--out``).
+    figures_dir : str, optional
+        The figures' folder (``--figures``).
+
+    Returns
+    -------
+    dict of str to bool
+        Whether each folder existed: what :func:`write_report` takes as ``existed``.
+
+    Examples
+    --------
+    >>> check_targets("a-folder-that-does-not-exist-yet")
+    {'a-folder-that-does-not-exist-yet': False}
+    """
+    from .output import check_target
+
+    existed = {out: check_target(out, "--out")}
+    if figures_dir is not None:
+        existed[figures_dir] = check_target(figures_dir, "--figures")
+    return existed
+
+
+def write_report(document, numbers, *, out, figures_dir=None, existed):
+    """Write report.md, report.html, report.json and the figures in one rename; the line saying where.
+
+    Parameters
+    ----------
+    document : Document
+        The rendered report; its figures go to ``figures_dir``.
+    numbers : bytes
+        The content of report.json (:func:`to_json`).
+    out, figures_dir : str
+        As given to :func:`check_targets`.
+    existed : dict of str to bool
+        What :func:`check_targets` returned.
+
+    Returns
+    -------
+    str
+        "Report: <out>/report.html (also ...)".
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from evalmetrics.report import Document
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     out = os.path.join(root, "out")
+    ...     line = write_report(Document("A title", (), ()), to_json({}), out=out, existed=check_targets(out))
+    ...     files = sorted(os.listdir(out))
+    >>> files
+    ['.evalmetrics-report', 'report.html', 'report.json', 'report.md']
+    """
+    from .output import publish
+
+    publish(_files(document, numbers, out, figures_dir), existed=existed)
+    n_figures = len(document.figures())
     where = Path(out) / "report.html"
     extra = f" and {n_figures} figure(s)" if n_figures else ""
     if figures_dir is not None and Path(figures_dir).resolve() != Path(out).resolve() and n_figures:
@@ -134,13 +203,11 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
     """
     from .content import report_document, report_summary
     from .figures import matplotlib_available, report_figures
-    from .model import build_report
-    from .output import check_target, publish
+    from .model import build_report, give_back_freed_memory
 
-    existed = {out: check_target(out, "--out")}
-    if figures_dir is not None:
-        existed[figures_dir] = check_target(figures_dir, "--figures")
+    existed = check_targets(out, figures_dir)
     data = read_dataset(path, label=label, scores=scores, pos_label=pos_label, group=group, delimiter=delimiter)
+    give_back_freed_memory(data.n_rows)
     checked = None
     if validation is not None:
         checked = read_dataset(validation, label=label, scores=scores, pos_label=pos_label, delimiter=delimiter)
@@ -155,6 +222,7 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
                               resamples=resamples, seed=seed, confidence=confidence, n_bins=n_bins, progress=bar)
         if bar is not None:
             bar.describe("figures:")
+        give_back_freed_memory()
         figures = report_figures(report) if plotting else []
     finally:
         if bar is not None:
@@ -168,22 +236,54 @@ def csv_report(path, *, label, scores, command, out, pos_label=None, group=None,
                           "scores": list(data.score_names), "group": data.group},
                "prevalence": report.prevalence, "baseline_accuracy": report.baseline_accuracy,
                **_plain(report)}
-    publish(_files(document, to_json(numbers), out, figures_dir), existed=existed)
-    return report_summary(report, written=_written_line(out, figures_dir, len(figures)))
+    return report_summary(report, written=write_report(document, to_json(numbers), out=out, figures_dir=figures_dir,
+                                                       existed=existed))
+
+
+#: The entry-point group in which an installed package registers a demo report by name.
+DEMO_GROUP = "evalmetrics.report_demos"
+
+
+def report_demos():
+    """The demo reports installed packages register, by name (the ``--demo`` choices).
+
+    A demo is a callable registered in the entry-point group
+    :data:`DEMO_GROUP`; the package's own companion registers
+    ``breast-cancer`` (``evalmetrics.handbook.screening_report``).  This is
+    the one way the library reaches a demo: it imports no companion module.
+
+    Returns
+    -------
+    dict of str to importlib.metadata.EntryPoint
+
+    Examples
+    --------
+    >>> sorted(report_demos())
+    ['breast-cancer']
+    """
+    from importlib.metadata import entry_points
+
+    return {point.name: point for point in entry_points(group=DEMO_GROUP)}
 
 
 def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_positive_cost=1.0,
                 false_negative_cost=20.0, resamples=2000, figures_dir=None, progress=True):
-    """Run the handbook's screening project and write its report.
+    """Run a registered demo and write its report.
+
+    The demo is looked up by ``name`` in :func:`report_demos` and called
+    with every argument below as a keyword; it writes its report (with
+    :func:`check_targets` first and :func:`write_report` last) and returns
+    the text to print.
 
     Parameters
     ----------
     name : str
-        The demo; only "breast-cancer" exists.
+        The demo; the package registers "breast-cancer".
     command, out, figures_dir, progress
         As in :func:`csv_report`.
     seed, folds, penalty, false_positive_cost, false_negative_cost, resamples
-        As in :func:`evalmetrics.handbook.run_screening`.
+        The demo's options (for "breast-cancer", those of
+        :func:`evalmetrics.handbook.run_screening`).
 
     Returns
     -------
@@ -199,37 +299,11 @@ def demo_report(name, *, command, out, seed=0, folds=5, penalty=1.0, false_posit
     >>> print(text.splitlines()[1])
     569 tumours, 30 features, 212 malignant (37.3 %); test set locked first: 143 tumours, 53 malignant
     """
-    from ..handbook.screening import run_screening
-    from .demo import demo_document, demo_figures, demo_summary
-    from .figures import matplotlib_available
-    from .output import check_target, publish
-
-    if name != "breast-cancer":
-        raise ReportError(f"unknown demo {name!r}; the only demo is 'breast-cancer'")
-    existed = {out: check_target(out, "--out")}
-    if figures_dir is not None:
-        existed[figures_dir] = check_target(figures_dir, "--figures")
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise ReportError("the breast-cancer demo needs scikit-learn for its data: "
-                          "pip install 'evalmetrics[ml]'") from None
-    steps = 11  # the messages run_screening sends: data, 3 per model, the paired bootstrap
-    bar = _progress(steps + 1) if progress else None
-
-    def say(message):
-        if bar is not None:
-            bar.describe(message)
-            bar.update(1)
-
-    try:
-        result = run_screening(seed=seed, folds=folds, penalty=penalty, false_positive_cost=false_positive_cost,
-                               false_negative_cost=false_negative_cost, resamples=resamples, progress=say)
-        say("figures")
-        figures = demo_figures(result) if matplotlib_available() else []
-    finally:
-        if bar is not None:
-            bar.close()
-    document = demo_document(result, command=command, figures=figures)
-    publish(_files(document, to_json(result), out, figures_dir), existed=existed)
-    return demo_summary(result, written=_written_line(out, figures_dir, len(figures)))
+    demos = report_demos()
+    if name not in demos:
+        known = ", ".join(repr(d) for d in sorted(demos)) or "none is installed"
+        raise ReportError(f"unknown demo {name!r}; the demos are {known}")
+    demo = demos[name].load()
+    return demo(command=command, out=out, figures_dir=figures_dir, progress=progress, seed=seed, folds=folds,
+                penalty=penalty, false_positive_cost=false_positive_cost,
+                false_negative_cost=false_negative_cost, resamples=resamples)

@@ -2,20 +2,117 @@
 
 matplotlib is optional: :func:`report_figures` returns an empty list (and
 the report says why) when it is not installed.
+
+A column's name is the user's and may be anything: long, in Chinese, with a
+``$`` that matplotlib would read as mathematics.  A figure shows it through
+:func:`figure_label`: on one line, at most :data:`LABEL_LENGTH` characters
+(cut with an ellipsis), ``$`` escaped, and drawn in a font that has its
+characters -- matplotlib's default, or one it falls back to among the fonts
+installed (Debian's ``fonts-noto-cjk`` for Chinese, Japanese and Korean).
+When no font has them, the figure names the column by its number instead,
+so nothing is drawn as empty boxes and matplotlib has nothing to warn about.
+The text, the tables and report.json always give the full name.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import re
+from contextlib import contextmanager
 
 import numpy as np
 
 from .document import Figure
 
-__all__ = ["figure_png", "matplotlib_available", "report_figures"]
+__all__ = ["figure_label", "figure_png", "matplotlib_available", "report_figures"]
 
 #: Resolution of the PNG files; 120 dpi keeps a four-panel figure under ~150 kB.
 DPI = 120
+#: Characters of a column's name in a figure; a longer one ends with an ellipsis.
+LABEL_LENGTH = 28
+
+
+@functools.cache
+def _characters(path):
+    """The code points a font file has glyphs for (empty when it cannot be read)."""
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        return frozenset(FT2Font(path).get_charmap())
+    except (OSError, RuntimeError, ValueError):
+        return frozenset()
+
+
+@functools.cache
+def _fallback(wanted):
+    """The family of an installed font with glyphs for every code point of ``wanted``, or None.
+
+    The fonts matplotlib knows first, then the system's; a "last resort"
+    font, whose glyphs are boxes, does not count.
+    """
+    from matplotlib import font_manager
+
+    known = {entry.fname: entry.name for entry in font_manager.fontManager.ttflist}
+    for path in font_manager.findSystemFonts():
+        if path not in known:
+            known[path] = None
+    for path, family in known.items():
+        if (family or "").lower().startswith("last resort") or not wanted <= _characters(path):
+            continue
+        if family is None:
+            try:
+                font_manager.fontManager.addfont(path)
+            except (OSError, RuntimeError, ValueError):
+                continue
+            family = font_manager.FontProperties(fname=path).get_name()
+        return family
+    return None
+
+
+def _fonts_for(text):
+    """The font families that draw ``text`` (matplotlib's first), or None when no installed font can."""
+    from matplotlib import font_manager, rcParams
+
+    default = font_manager.findfont(font_manager.FontProperties(family=rcParams["font.family"]))
+    wanted = frozenset(ord(c) for c in text) - _characters(default)
+    if not wanted:
+        return []
+    family = _fallback(wanted)
+    return None if family is None else [family]
+
+
+def figure_label(name, number):
+    """What a figure shows for the column ``name`` (number ``number``, from 1): see the module's docstring.
+
+    Examples
+    --------
+    >>> figure_label("model_a", 1), figure_label("x" * 40, 2)
+    ('model_a', 'xxxxxxxxxxxxxxxxxxxxxxxxxxx…')
+    >>> print(figure_label("cost in $", 3))
+    cost in \\$
+    """
+    shown = re.sub(r"\s+", " ", name).strip() or f"column {number}"
+    if len(shown) > LABEL_LENGTH:
+        shown = shown[:LABEL_LENGTH - 1] + "…"
+    if _fonts_for(shown) is None:
+        return f"column {number}"
+    return shown.replace("$", r"\$")
+
+
+@contextmanager
+def _drawable(names):
+    """matplotlib's fonts, with the fallbacks the shown ``names`` need, inside the block."""
+    from matplotlib import rc_context, rcParams
+
+    extra = []
+    for name in names:
+        for family in _fonts_for(name) or []:
+            if family not in extra:
+                extra.append(family)
+    families = list(rcParams["font.family"]) + extra
+    with rc_context({"font.family": families}):
+        yield
 
 
 def matplotlib_available():
@@ -62,9 +159,10 @@ def _roc_and_pr(report):
     data = report.data
     small = data.n_rows <= 60
     fig, (roc_ax, pr_ax) = plt.subplots(1, 2, figsize=(10.0, 4.8), layout="constrained")
-    for name, s in zip(data.score_names, data.score_values):
-        plot_roc_curve(data.y_true, s, roc_ax, label=name, mark_ties=small)
-        plot_precision_recall_curve(data.y_true, s, pr_ax, label=name, sawtooth=small)
+    for number, (name, s) in enumerate(zip(data.score_names, data.score_values), start=1):
+        label = figure_label(name, number)
+        plot_roc_curve(data.y_true, s, roc_ax, label=label, mark_ties=small)
+        plot_precision_recall_curve(data.y_true, s, pr_ax, label=label, sawtooth=small)
     # The operating point of each column on both curves.
     for column in report.columns:
         c = column.counts
@@ -81,7 +179,8 @@ def _reliability(report):
     from ..plotting.calibration import plot_reliability_diagram
 
     data = report.data
-    columns = {c.name: data.score(c.name) for c in report.columns if c.probabilities}
+    columns = {figure_label(c.name, k): data.score(c.name)
+               for k, c in enumerate(report.columns, start=1) if c.probabilities}
     if not columns:
         return None
     return plot_reliability_diagram(data.y_true, columns, n_bins=report.setup.n_bins,
@@ -97,13 +196,13 @@ def _costs(report):
     plt = pyplot()
     k = len(report.columns)
     fig, axes = plt.subplots(1, k, figsize=(5.4 * k, 3.8), layout="constrained", squeeze=False)
-    for ax, column in zip(axes[0], report.columns):
+    for number, (ax, column) in enumerate(zip(axes[0], report.columns), start=1):
         s = data.score(column.name)
         marks = tuple(t for t in (column.threshold,) if np.isfinite(t))
         span = (min(0.0, float(s.min())), max(1.0, float(s.max())))
         plot_cost_curve(data.y_true, s, ax, false_positive_cost=setup.false_positive_cost,
                         false_negative_cost=setup.false_negative_cost, mark_thresholds=marks,
-                        bayes=column.probabilities, title=column.name, x_range=span)
+                        bayes=column.probabilities, title=figure_label(column.name, number), x_range=span)
     return fig
 
 
@@ -130,15 +229,22 @@ def report_figures(report):
     """
     if not matplotlib_available():
         return []
-    figures = [Figure("curves.png", "ROC curves (left) with the chance diagonal and precision-recall curves "
-                      "(right) with the prevalence as baseline; diamonds mark the operating thresholds.",
-                      figure_png(_roc_and_pr(report)))]
-    reliability = _reliability(report)
-    if reliability is not None:
-        figures.append(Figure("reliability.png", "Reliability diagram: mean predicted probability against the "
-                              "observed share of positives per bin, with the rows per bin below.",
-                              figure_png(reliability)))
-    if report.setup.costs:
-        figures.append(Figure("costs.png", "Total cost against the threshold for each score column.",
-                              figure_png(_costs(report))))
+    names = report.data.score_names
+    labels = [figure_label(name, k) for k, name in enumerate(names, start=1)]
+    replaced = [f"column {k} is {name!r}" for k, (name, label) in enumerate(zip(names, labels), start=1)
+                if label == f"column {k}" and name != label]
+    # Said in the caption, in the text: the page shows the name that the figure could not.
+    note = f" No installed font has the characters of some names: {'; '.join(replaced)}." if replaced else ""
+    with _drawable(labels):
+        figures = [Figure("curves.png", "ROC curves (left) with the chance diagonal and precision-recall curves "
+                          "(right) with the prevalence as baseline; diamonds mark the operating thresholds."
+                          + note, figure_png(_roc_and_pr(report)))]
+        reliability = _reliability(report)
+        if reliability is not None:
+            figures.append(Figure("reliability.png", "Reliability diagram: mean predicted probability against "
+                                  "the observed share of positives per bin, with the rows per bin below." + note,
+                                  figure_png(reliability)))
+        if report.setup.costs:
+            figures.append(Figure("costs.png", "Total cost against the threshold for each score column." + note,
+                                  figure_png(_costs(report))))
     return figures

@@ -79,12 +79,54 @@ def dataset_from_arrays(y_true, scores, *, groups=None, pos_label=None, name="ar
     if groups is not None:
         groups = arrays.column(groups, "groups").astype(str)
         arrays.same_length(y_true=is_positive, groups=groups)
+        # Numbered in the sorted order of the names, as read_dataset numbers them.
+        groups = np.unique(groups, return_inverse=True)[1].ravel().astype(np.int32)
     labels = np.unique(arrays.column(y_true, "y_true"))
     positive = pos_label if pos_label is not None else (True if labels.dtype.kind == "b" else 1)
     negatives = tuple(str(v) for v in labels.tolist() if v != positive)
     return Dataset(path=name, sha256="", label="y_true", positive=str(positive), negatives=negatives,
                    y_true=is_positive, score_names=names, score_values=values,
                    group=None if groups is None else "groups", groups=groups)
+
+
+#: Rows from which the report maps its large arrays apart (see :func:`give_back_freed_memory`).
+MEMORY_FIRST_ROWS = 1 << 21
+# glibc's mallopt parameter, and the size from which an array then gets its own mapping.
+_M_MMAP_THRESHOLD = -3
+_OWN_MAPPING = 1 << 20
+
+
+def give_back_freed_memory(rows=0):
+    """Return the free pages of the heap to the system, between the report's stages (glibc only).
+
+    A NumPy temporary below glibc's mmap threshold -- which grows to 32 MiB
+    once a large array is freed, so most of a column's temporaries on
+    millions of rows -- stays in the process when freed.  Trimmed after each
+    stage, the process peaks at its largest stage instead of carrying every
+    stage's leftovers into the next.  From :data:`MEMORY_FIRST_ROWS` rows on,
+    every array of 1 MiB or more also gets its own mapping from then on (for
+    the rest of the process), given back as soon as it is freed: slower, as
+    each one is mapped afresh, but the peak stays proportional to the
+    columns.  Elsewhere (another C library) nothing happens.
+
+    Parameters
+    ----------
+    rows : int, default 0
+        The rows of the data.
+
+    Examples
+    --------
+    >>> give_back_freed_memory()
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        if rows >= MEMORY_FIRST_ROWS:
+            libc.mallopt(_M_MMAP_THRESHOLD, _OWN_MAPPING)
+        libc.malloc_trim(0)
+    except (ImportError, OSError, AttributeError):
+        pass
 
 
 def _counts(y, s, threshold):
@@ -257,8 +299,11 @@ def build_report(data, *, validation=None, threshold=None, false_positive_cost=N
     boot = ReportBootstrap(y, data.groups, scores, [t for t, _ in thresholds], [_probabilities(s) for s in scores],
                            resamples=setup.resamples, seed=setup.seed, confidence=setup.confidence,
                            progress=progress)
-    columns = [_column(k, name, y, s, threshold, rule, setup, boot, data.groups is not None)
-               for k, (name, s, (threshold, rule)) in enumerate(zip(names, scores, thresholds))]
+    give_back_freed_memory()
+    columns = []
+    for k, (name, s, (threshold, rule)) in enumerate(zip(names, scores, thresholds)):
+        columns.append(_column(k, name, y, s, threshold, rule, setup, boot, data.groups is not None))
+        give_back_freed_memory()
     differences = []
     for i, j in itertools.combinations(range(len(names)), 2):
         differences.extend(_pair(i, j, names, y, scores[i], scores[j], setup, boot))

@@ -11,10 +11,21 @@ input CSV, a read-only folder) stops the run with a one-line
 :func:`publish` then writes every file into a fresh temporary folder beside
 the target and puts it in place with one rename: an atomic exchange of the
 two folders where the system offers it (Linux ``renameat2``), else two
-renames with interrupts held back between them.  Whatever happens -- a full
+renames with signals held back between them.  Whatever happens -- a full
 disk, an interrupt, a second report racing for the same new folder -- the
 target holds either the complete previous report or the complete new one,
 and no temporary folder is left behind.
+
+That holds for every signal that would end the process and can be caught
+(:func:`~evalmetrics.report.signals.stopping_signals`: SIGTERM, SIGHUP,
+SIGQUIT, SIGUSR1, the real-time signals, ...; not SIGKILL, which nothing can
+catch).  While it writes,
+:func:`publish` turns each into an exception, removes its temporary folder,
+puts the previous handlers back and then delivers the signal again to them:
+by default the process then ends by that signal, and under
+``evalmetrics report`` (which handles them all for the whole run, see
+:func:`~evalmetrics.report.signals.catching_signals`) the command says so in one line and exits with
+status 128 + the signal's number.
 """
 
 from __future__ import annotations
@@ -27,20 +38,15 @@ import shutil
 import signal
 import stat
 import tempfile
-import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from .data import ReportError
+from .signals import Interrupted, Signalled, catching_signals, held, stopping_signals
 
-__all__ = ["MARKER", "Interrupted", "check_target", "publish"]
+__all__ = ["MARKER", "check_target", "publish"]
 
 #: The file that marks a folder as a report folder (JSON: the files the report wrote).
 MARKER = ".evalmetrics-report"
-
-
-class Interrupted(KeyboardInterrupt):
-    """An interrupt that arrived while the report was being published, after it was complete."""
 
 
 def _umask():
@@ -169,18 +175,9 @@ def _exchange(first, second):
     raise OSError(code, os.strerror(code), str(second))
 
 
-@contextmanager
 def _no_interrupts():
-    """Hold SIGINT and SIGTERM back (main thread only) so a two-step swap cannot stop halfway."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    """Hold the stopping signals back (main thread only) so that a step cannot stop halfway."""
+    return held(stopping_signals())
 
 
 def _put_in_place(temporary, target, existed):
@@ -254,6 +251,10 @@ def _stage(temporary, contents):
 def publish(files, *, existed=None):
     """Write ``{folder: {file name: bytes}}``, each folder complete or not at all, in one rename.
 
+    A stopping signal that arrives meanwhile (see the module's docstring)
+    leaves no temporary folder; it is then delivered again to the handler
+    that was in place before.
+
     Each folder must have passed :func:`check_target`; a folder inside
     another is written as part of it.
 
@@ -274,8 +275,11 @@ def publish(files, *, existed=None):
     ------
     ReportError
         When a file cannot be written, or another run wrote to a new folder first.
+    Signalled
+        When a signal stopped the report before it was complete (if the
+        previous handler let the process go on).
     Interrupted
-        When an interrupt arrived after the report was complete.
+        When an interrupt or a signal arrived after the report was complete.
 
     Examples
     --------
@@ -285,6 +289,22 @@ def publish(files, *, existed=None):
     ...     [p.name for p in written], sorted(os.listdir(os.path.join(root, "out")))
     (['a.txt'], ['.evalmetrics-report', 'a.txt'])
     """
+    try:
+        with catching_signals():
+            return _publish(files, existed)
+    except Signalled as stop:
+        signum, complete = stop.signum, isinstance(stop, Interrupted)
+        if signum is None:
+            raise
+    # The temporary folders are gone and the previous handlers back: they get the signal.
+    try:
+        signal.raise_signal(signum)
+    except KeyboardInterrupt:
+        pass
+    raise (Interrupted if complete else Signalled)(signum) from None
+
+
+def _publish(files, existed):
     was_there = {Path(folder).resolve(): bool(flag) for folder, flag in (existed or {}).items()}
     layout = _layout(files)
     staged, swapped, complete = [], [], False
@@ -296,8 +316,9 @@ def publish(files, *, existed=None):
             if existed_now and _foreign(target):
                 raise ReportError(f"{target}: files appeared that no evalmetrics report wrote; nothing written")
             target.parent.mkdir(parents=True, exist_ok=True)
-            temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
-            staged.append((target, temporary, existed_now))
+            with _no_interrupts():  # a folder made is a folder recorded, to be removed
+                temporary = Path(tempfile.mkdtemp(prefix=f".{target.name}-new-", dir=target.parent))
+                staged.append((target, temporary, existed_now))
             # mkdtemp makes the folder private (0700); a report folder gets the usual mode.
             temporary.chmod(0o777 & ~_umask())
             _stage(temporary, contents)
@@ -320,14 +341,16 @@ def publish(files, *, existed=None):
             raise ReportError(f"cannot write the report: {error.strerror or error} "
                               f"({error.filename or 'the report folder'})") from None
         # Complete: only a previous report's removal failed; it is retried below.
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         if complete:
-            raise Interrupted() from None
+            raise Interrupted(getattr(stop, "signum", None)) from None
         raise
     finally:
-        leftovers = [temporary for _, temporary, _ in staged] + [old for _, _, old in swapped if old is not None]
-        for leftover in leftovers:
-            if leftover.exists() and leftover not in layout:
-                _remove(leftover)
+        # A second signal waits until the folders are removed.
+        with _no_interrupts():
+            leftovers = [temporary for _, temporary, _ in staged] + [old for _, _, old in swapped if old is not None]
+            for leftover in leftovers:
+                if leftover.exists() and leftover not in layout:
+                    _remove(leftover)
     return [target / name for target, contents in layout.items() for name in contents]
 

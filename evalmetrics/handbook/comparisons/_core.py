@@ -48,6 +48,7 @@ NO_COUNTERPART = {
     "best_constant(metric=\"mse\")": "the (weighted) mean",
     "breast_cancer": "a wrapper of sklearn.datasets.load_breast_cancer",
     "binormal_scores": "synthetic data", "clustered_answers": "synthetic data",
+    "binormal_curve": "a formula, 1 − Φ(t) and 1 − Φ((t − mean) / sd)",
     "demand_series": "synthetic data", "gaussian_classes": "synthetic data",
     "twelve_units": "the worked example", "graded_parts": "the worked example",
     "six_households": "the worked example",

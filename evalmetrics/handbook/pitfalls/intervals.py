@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..._kernels.brier import brier as _brier
+from ...calibration import brier_score
 from ...curves import roc_auc
 from ...datasets import clustered_answers
 from ...intervals import BootstrapResult, ConfidenceInterval, bootstrap_difference, bootstrap_interval, wilson_interval
@@ -86,9 +86,9 @@ def paired_versus_separate(*, n_resamples=2000, seed=0):
     log_odds = 1.5 * s - 1.5 ** 2 / 2 + math.log(300 / 600)  # exact for this binormal model
     p_a, p_b = 1 / (1 + np.exp(-log_odds)), 1 / (1 + np.exp(-2 * log_odds))
     return PairedComparison(
-        bootstrap_interval(_brier, y, p_a, n_resamples=n_resamples, seed=seed + 1),
-        bootstrap_interval(_brier, y, p_b, n_resamples=n_resamples, seed=seed + 2),
-        bootstrap_difference(_brier, y, p_b, p_a, n_resamples=n_resamples, seed=seed + 3))
+        bootstrap_interval(brier_score, y, p_a, n_resamples=n_resamples, seed=seed + 1),
+        bootstrap_interval(brier_score, y, p_b, n_resamples=n_resamples, seed=seed + 2),
+        bootstrap_difference(brier_score, y, p_b, p_a, n_resamples=n_resamples, seed=seed + 3))
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._kernels.brier import brier
+from ...calibration import brier_score
 from ...costs import bayes_threshold, best_threshold, cost_at_threshold
 from ...curves import roc_auc
 from ...models import GaussianNaiveBayes, LogisticRegression
@@ -132,7 +132,7 @@ def uncalibrated_threshold(*, n=400, seed=0):
     return UncalibratedThreshold(
         threshold, _cost(y_test, raw, threshold), _cost(y_test, calibrated, threshold),
         roc_auc(y_test, log_odds), roc_auc(y_test, calibrated),
-        brier(y_test, raw), brier(y_test, calibrated), platt.slope)
+        brier_score(y_test, raw), brier_score(y_test, calibrated), platt.slope)
 
 
 class CalibrationOnTraining(NamedTuple):
@@ -173,7 +173,7 @@ def calibration_on_training(*, n=100, n_features=30, n_fresh=10_000, seed=0):
     s_fresh = model.decision_function(X_fresh)
 
     def fresh_brier(p):
-        return brier(y_fresh, p)
+        return brier_score(y_fresh, p)
 
     return CalibrationOnTraining(
         on_training.slope, on_held_out.slope, fresh_brier(model.predict_proba(X_fresh)),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting._style import (
+from ...plotting import (
     BLUE,
     GREEN,
     GREY,

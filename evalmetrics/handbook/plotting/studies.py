@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from ... import arrays, costs, curves
-from ...plotting._style import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, place_legend, pyplot
+from ...datasets import binormal_curve
+from ...plotting import BLUE, GREEN, GREY, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, place_legend, pyplot
 from ...plotting.calibration import plot_reliability_diagram
 from ...plotting.validation import plot_bootstrap_distributions
-from ..studies import binormal_curve
 
 __all__ = [
     "plot_ab_comparison",

@@ -8,8 +8,6 @@
   AUC and precision-recall summaries rank them in opposite orders.
 * :func:`three_class_run` -- Gaussian naive Bayes on three classes of very
   different sizes, and the same model forbidden to predict the rare class.
-* :func:`binormal_curve` -- the exact ROC and precision-recall curves of
-  the binormal model, to draw next to the estimated ones.
 
 Every study is deterministic given its ``seed`` (NumPy's PCG64 generator,
 the same stream on every platform) and returns a frozen dataclass; the
@@ -21,7 +19,6 @@ The studies are the sections of the chapter In practice
 importable from this package (and from :mod:`evalmetrics.handbook`):
 
 =================  ======================================================
-``binormal``       the exact binormal curves (:func:`binormal_curve`)
 ``imbalance``      one model, several prevalences (:func:`imbalance_study`)
 ``ab_study``       two models, ROC against precision-recall
                    (:func:`ab_comparison`)
@@ -32,15 +29,13 @@ importable from this package (and from :mod:`evalmetrics.handbook`):
 
 from __future__ import annotations
 
-from . import ab_study, binormal, imbalance, three_classes
+from . import ab_study, imbalance, three_classes
 from .ab_study import *  # noqa: F401,F403
-from .binormal import *  # noqa: F401,F403
 from .imbalance import *  # noqa: F401,F403
 from .three_classes import *  # noqa: F401,F403
 
 __all__ = [
     "ABComparison",
-    "BinormalCurve",
     "ClassRun",
     "DecisionMetrics",
     "ImbalanceStudy",
@@ -48,7 +43,6 @@ __all__ = [
     "ScoredModel",
     "ThreeClassRun",
     "ab_comparison",
-    "binormal_curve",
     "imbalance_study",
     "three_class_run",
 ]

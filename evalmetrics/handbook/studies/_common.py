@@ -1,8 +1,8 @@
 """Helpers shared by the studies of :mod:`evalmetrics.handbook.studies` (private).
 
 ``_phi`` is the standard normal distribution function (the exact rates of
-the binormal model), the package's one kernel of it; ``_positive_real``
-and ``_seed`` check the arguments of every study.
+the binormal model), the library's public one; ``_positive_real`` and
+``_seed`` check the arguments of every study.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import arrays
-from ..._kernels import normal
+from ...intervals import normal_cdf
 
-_phi = normal.cdf
+_phi = normal_cdf
 
 
 def _positive_real(value, name):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...averaging import ClassScores, averaged_scores, per_class_scores
-from ...counts import _matrix_from_codes
+from ...counts import confusion_matrix
 from ...cross_validation import stratified_k_fold
 from ...datasets import gaussian_classes
 from ...rates import accuracy, balanced_accuracy, cohen_kappa, matthews_correlation
@@ -84,7 +84,7 @@ def _class_run(y, y_pred, n_classes, rare):
         mcc=float(matthews_correlation(y, y_pred)),
         kappa=float(cohen_kappa(y, y_pred, labels=labels, zero_division=0)),
         rare_recall=float(per_class.recall[rare]), per_class=per_class,
-        matrix=_matrix_from_codes(y, y_pred, n_classes), y_pred=y_pred,
+        matrix=confusion_matrix(y, y_pred, labels=np.arange(n_classes)), y_pred=y_pred,
     )
 
 

@@ -1,17 +1,31 @@
-"""The screening demo as a report: :func:`evalmetrics.handbook.run_screening` rendered, nothing recomputed.
+"""The screening project as a report: ``evalmetrics report --demo breast-cancer``.
 
-Every number here is read from the :class:`~evalmetrics.handbook.ScreeningResult`
-that the handbook's "In practice" chapter glues into its text, so the
-command line and the book cannot disagree.  The three figures are the
-chapter's own plotting functions.
+:func:`breast_cancer_report` runs :func:`~evalmetrics.handbook.run_screening`
+and renders it, nothing recomputed: every number is read from the
+:class:`~evalmetrics.handbook.ScreeningResult` that the handbook's "In
+practice" chapter glues into its text, so the command line and the book
+cannot disagree, and the three figures are the chapter's own plotting
+functions.
+
+The library never imports this module.  It is registered as the demo
+``breast-cancer`` in the entry-point group ``evalmetrics.report_demos``
+(``pyproject.toml``), the public hook through which
+:func:`evalmetrics.report.demo_report` finds a demo; it uses only public
+names of the library (``tests/test_layers.py`` checks both).
 """
 
 from __future__ import annotations
 
-from .content import provenance, text_table
-from .document import Bullets, Document, Figure, Paragraph, Section, Table
+from ..report.commands import check_targets, to_json, write_report
+from ..report.content import provenance, text_table
+from ..report.data import ReportError
+from ..report.document import Bullets, Document, Figure, Paragraph, Section, Table
+from ..report.figures import figure_png, matplotlib_available
+from ..report.progress import ProgressBar
+from .plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
+from .screening import run_screening
 
-__all__ = ["demo_document", "demo_figures", "demo_summary"]
+__all__ = ["breast_cancer_report", "demo_document", "demo_figures", "demo_summary"]
 
 _RULES = {"default": "default 0.5", "chosen": "chosen on the development set", "bayes": "Bayes cFP / (cFP + cFN)"}
 
@@ -109,9 +123,6 @@ def demo_figures(result):
     >>> [figure.name for figure in demo_figures(run_screening(resamples=20))]
     ['screening-reliability.png', 'screening-costs.png', 'screening-bootstrap.png']
     """
-    from ..handbook.plotting.studies import plot_screening_bootstrap, plot_screening_costs, plot_screening_reliability
-    from .figures import figure_png
-
     return [
         Figure("screening-reliability.png", "Reliability diagrams of the out-of-fold probabilities on the "
                "development set, with the tumours per bin below.",
@@ -205,3 +216,54 @@ def demo_document(result, *, command, figures=()):
         sections.append(Section("Figures", tuple(figures)))
     return Document("Screening report: breast cancer (demo)", facts, tuple(sections),
                     "The handbook's screening project, from the command line.")
+
+
+def breast_cancer_report(*, command, out, figures_dir=None, progress=True, seed=0, folds=5, penalty=1.0,
+                         false_positive_cost=1.0, false_negative_cost=20.0, resamples=2000):
+    """Run the handbook's screening project and write its report (the demo ``breast-cancer``).
+
+    Parameters
+    ----------
+    command, out, figures_dir, progress
+        As in :func:`evalmetrics.report.demo_report`, which calls this function.
+    seed, folds, penalty, false_positive_cost, false_negative_cost, resamples
+        As in :func:`evalmetrics.handbook.run_screening`.
+
+    Returns
+    -------
+    str
+        The text to print.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     text = breast_cancer_report(command="(doctest)", out=folder, resamples=20, progress=False)
+    >>> print(text.splitlines()[1])
+    569 tumours, 30 features, 212 malignant (37.3 %); test set locked first: 143 tumours, 53 malignant
+    """
+    existed = check_targets(out, figures_dir)
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise ReportError("the breast-cancer demo needs scikit-learn for its data: "
+                          "pip install 'evalmetrics[ml]'") from None
+    steps = 11  # the messages run_screening sends: data, 3 per model, the paired bootstrap
+    bar = ProgressBar(steps + 1) if progress else None
+
+    def say(message):
+        if bar is not None:
+            bar.describe(message)
+            bar.update(1)
+
+    try:
+        result = run_screening(seed=seed, folds=folds, penalty=penalty, false_positive_cost=false_positive_cost,
+                               false_negative_cost=false_negative_cost, resamples=resamples, progress=say)
+        say("figures")
+        figures = demo_figures(result) if matplotlib_available() else []
+    finally:
+        if bar is not None:
+            bar.close()
+    document = demo_document(result, command=command, figures=figures)
+    return demo_summary(result, written=write_report(document, to_json(result), out=out, figures_dir=figures_dir,
+                                                     existed=existed))
