@@ -1,14 +1,18 @@
-"""Every threshold at once: the threshold table, ROC and precision-recall curves.
+"""Every threshold at once: the threshold table, ROC, precision-recall and DET curves.
 
 :func:`threshold_table` is the single primitive.  It sorts the scores once,
 lowers the threshold through the distinct scores in decreasing order and
 records the true and false positives after each step.  A group of tied
 scores enters in one step, because no threshold can separate tied examples.
-Every curve and area of this module and of :mod:`evalmetrics.costs` is read
-off that table.  :func:`roc_auc` without weights skips the table: it reads
+Every curve and area of this module and of :mod:`evalmetrics.costs` and
+:mod:`evalmetrics.budgets` is read off that table, the partial AUC
+(``roc_auc(..., max_fpr=)``) and the other definitions of the average
+precision (``average_precision(..., method=)``) included.  :func:`roc_auc` without weights skips the table: it reads
 the Mann-Whitney count off the same single sort.  The computations on
 clean input live in ``evalmetrics._kernels`` (the sort keys and the
-table in ``sorting``, the AUC and the average precision in ``auc``).
+table in ``sorting``, the AUC and the average precision in ``auc``); a score
+matrix of several classes is averaged over classes or pairs of classes by
+:mod:`evalmetrics.ranking`.
 
 The worked example in every docstring is the twelve units of
 :func:`evalmetrics.worked_example.twelve_units`: scores 0.95 ... 0.10, units
@@ -377,6 +381,9 @@ def _multiclass_roc_auc(y_true, y_score, pos_label, sample_weight, max_fpr, mult
 
 def _multiclass_average_precision(y_true, y_score, pos_label, sample_weight, average, method):
     _check_choice(average, "average", _ranking.ONE_VS_REST_AVERAGES)
+    if np.shape(y_score)[1] == 2:
+        raise ValueError(f"y_score has shape {np.shape(y_score)}: for two classes pass a 1-D array, the scores "
+                         "of the positive class; a score matrix is for three classes or more")
     columns, scores, weights = _matrix_input(y_true, y_score, pos_label, sample_weight)
 
     def binary(is_positive, values, weights):
@@ -603,8 +610,8 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None, av
       level is 0.30000000000000004, and so misses a recall of exactly 0.3.
     * ``"101-point"``: the same at the recalls 0, 0.01, ..., 1; COCO.
 
-    With a score matrix (one column per class, the sorted labels of
-    ``y_true``), the classes are scored one against the rest and averaged
+    With a score matrix of three classes or more (one column per class,
+    the sorted labels of ``y_true``), the classes are scored one against the rest and averaged
     as ``average`` says: ``"macro"`` (every class once), ``"weighted"`` (by
     the classes' sizes), ``"micro"`` (one AP over every (row, class) cell)
     or None (one AP per class), as ``average_precision_score`` does with

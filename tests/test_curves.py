@@ -390,8 +390,14 @@ def test_non_finite_scores(bad):
 
 
 def test_two_dimensional_scores():
-    with pytest.raises(ValueError, match="y_score must be a 1-D array"):
+    # Two classes take the positive class's scores; a matrix needs three classes (AP) or
+    # multi_class (the AUC), as in scikit-learn, which refuses both.
+    with pytest.raises(ValueError, match=r"y_score has shape \(12, 2\): for two classes pass a 1-D array"):
         average_precision(Y, np.c_[1 - S, S])
+    with pytest.raises(ValueError, match=r"y_score has shape \(12, 2\): pass a 1-D array .* multi_class="):
+        roc_auc(Y, np.c_[1 - S, S])
+    with pytest.raises(ValueError, match="y_score must be a 1-D array"):
+        roc_curve(Y, np.c_[1 - S, S])
 
 
 def test_non_binary_labels_without_pos_label():
@@ -439,8 +445,8 @@ def test_table_is_read_only():
 
 def test_public_names():
     assert set(curves.__all__) == {
-        "PrecisionRecallCurve", "RocCurve", "ThresholdTable", "average_precision",
-        "precision_at_recall", "precision_recall_curve", "recall_at_false_positive_rate",
+        "DetCurve", "PrecisionRecallCurve", "RocCurve", "ThresholdTable", "average_precision",
+        "det_curve", "precision_at_recall", "precision_recall_curve", "recall_at_false_positive_rate",
         "roc_auc", "roc_curve", "threshold_table",
     }
 
