@@ -287,7 +287,8 @@ def _is_matrix(y_score):
             shape = np.shape(y_score)
         except ValueError:  # ragged: validation names the problem
             return False
-    return shape is not None and len(shape) == 2 and shape[1] != 1
+    # More than two dimensions goes this way too, to be refused as not a matrix.
+    return shape is not None and len(shape) >= 2 and not (len(shape) == 2 and shape[1] == 1)
 
 
 def _partial_roc_auc(table, max_fpr):
@@ -535,7 +536,9 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None, max_fpr=None
     >>> round(roc_auc(units.y_true, units.y_score, max_fpr=0.25), 4)  # 9 / 14
     0.6429
     """
-    if _is_matrix(y_score):
+    # multi_class asks for a matrix: what has no shape at all is refused as one.
+    if _is_matrix(y_score) or (multi_class is not None and not hasattr(y_score, "__len__")) \
+            or (multi_class is not None and isinstance(y_score, (str, bytes, set, frozenset, dict))):
         return _multiclass_roc_auc(y_true, y_score, pos_label, sample_weight, max_fpr, multi_class, average,
                                    labels)
     y_score, _ = integer_ranks(y_score)  # only the order counts
