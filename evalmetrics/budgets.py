@@ -116,6 +116,25 @@ def _budget_input(y_true, y_score, k, pos_label):
 # public functions
 # ---------------------------------------------------------------------------
 
+# The parameters the binary functions share, spliced into their docstrings (where
+# they say {budget} or {curve}) so the descriptions cannot drift apart.
+_DATA = """Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
+    y_score : array_like of shape (n,)
+        Finite scores, larger meaning more likely positive."""
+_BUDGET = _DATA + """
+    k : int
+        The budget: rows examined, from 1 to n.
+    pos_label : label, optional
+        The positive class."""
+_CURVE = _DATA + """
+    pos_label : label, optional
+        The positive class.
+    sample_weight : array_like of shape (n,), optional
+        Non-negative weights; the shares are shares of weight."""
+
 def precision_at_k(y_true, y_score, k, *, pos_label=None):
     """The share of positives among the ``k`` highest scores.
 
@@ -125,16 +144,7 @@ def precision_at_k(y_true, y_score, k, *, pos_label=None):
     every order of the tied rows, the value a random tie-break gives on
     average, so the result is the same for every order of the rows.
 
-    Parameters
-    ----------
-    y_true : array_like of shape (n,)
-        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
-    y_score : array_like of shape (n,)
-        Finite scores, larger meaning more likely positive.
-    k : int
-        The budget: rows examined, from 1 to n.
-    pos_label : label, optional
-        The positive class.
+    {budget}
 
     Returns
     -------
@@ -145,9 +155,10 @@ def precision_at_k(y_true, y_score, k, *, pos_label=None):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> precision_at_k(units.y_true, units.y_score, 5)  # units 1, 3, 5 of the top five
+    >>> y, s = units.y_true, units.y_score
+    >>> precision_at_k(y, s, 5)  # units 1, 3 and 5 of the top five
     0.6
-    >>> precision_at_k(units.y_true, units.y_score, 7)  # 3 + half of the tie at 0.40
+    >>> precision_at_k(y, s, 7)  # 3 + half of the tie at 0.40
     0.5
     """
     is_positive, values, k = _budget_input(y_true, y_score, k, pos_label)
@@ -161,16 +172,7 @@ def recall_at_k(y_true, y_score, k, *, pos_label=None):
     Ties at the ``k``-th place are shared in proportion, as in
     :func:`precision_at_k`; ``recall_at_k * P == precision_at_k * k``.
 
-    Parameters
-    ----------
-    y_true : array_like of shape (n,)
-        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
-    y_score : array_like of shape (n,)
-        Finite scores, larger meaning more likely positive.
-    k : int
-        The budget: rows examined, from 1 to n.
-    pos_label : label, optional
-        The positive class.
+    {budget}
 
     Returns
     -------
@@ -181,7 +183,8 @@ def recall_at_k(y_true, y_score, k, *, pos_label=None):
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> recall_at_k(units.y_true, units.y_score, 7)  # 3.5 of the 4 faulty units
+    >>> y, s = units.y_true, units.y_score
+    >>> recall_at_k(y, s, 7)  # 3.5 of the 4 faulty units
     0.875
     """
     is_positive, values, k = _budget_input(y_true, y_score, k, pos_label)
@@ -201,16 +204,7 @@ def gain_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     A random ranking follows the diagonal, a perfect one climbs to 1 at the
     share flagged equal to the prevalence.
 
-    Parameters
-    ----------
-    y_true : array_like of shape (n,)
-        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
-    y_score : array_like of shape (n,)
-        Finite scores, larger meaning more likely positive.
-    pos_label : label, optional
-        The positive class.
-    sample_weight : array_like of shape (n,), optional
-        Non-negative weights; the shares are shares of weight.
+    {curve}
 
     Returns
     -------
@@ -223,8 +217,10 @@ def gain_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> curve = gain_curve(units.y_true, units.y_score)
-    >>> curve.share_flagged[:4].round(4), curve.gain[:4]
-    (array([0.    , 0.0833, 0.1667, 0.25  ]), array([0.  , 0.25, 0.25, 0.5 ]))
+    >>> curve.share_flagged[:4].round(4)
+    array([0.    , 0.0833, 0.1667, 0.25  ])
+    >>> curve.gain[:4]
+    array([0.  , 0.25, 0.25, 0.5 ])
     """
     table = _ratio_table(y_true, y_score, pos_label, sample_weight)
     flagged = table.true_positives + table.false_positives
@@ -243,16 +239,7 @@ def lift_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     same size.  It ends at 1, where everything is flagged, and cannot
     exceed 1 / prevalence.
 
-    Parameters
-    ----------
-    y_true : array_like of shape (n,)
-        Binary labels; {0, 1}, {-1, 1} and booleans need no ``pos_label``.
-    y_score : array_like of shape (n,)
-        Finite scores, larger meaning more likely positive.
-    pos_label : label, optional
-        The positive class.
-    sample_weight : array_like of shape (n,), optional
-        Non-negative weights; the shares are shares of weight.
+    {curve}
 
     Returns
     -------
@@ -265,7 +252,7 @@ def lift_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> curve = lift_curve(units.y_true, units.y_score)
-    >>> curve.lift[:3]  # the top unit is faulty: three times the prevalence 1/3
+    >>> curve.lift[:3]  # the top unit is faulty: 3 x the prevalence
     array([3. , 1.5, 2. ])
     """
     table = _ratio_table(y_true, y_score, pos_label, sample_weight)
@@ -317,7 +304,7 @@ def top_k_accuracy(y_true, y_score, *, k=2, normalize=True, sample_weight=None, 
     >>> y_true = np.array(["good", "good", "rework", "scrap"])
     >>> y_score = np.array([[0.7, 0.2, 0.1], [0.45, 0.45, 0.1],
     ...                     [0.5, 0.4, 0.1], [0.3, 0.3, 0.4]])
-    >>> top_k_accuracy(y_true, y_score, k=1)  # the tie in row 2 goes to "rework"
+    >>> top_k_accuracy(y_true, y_score, k=1)  # row 2: tie to "rework"
     0.5
     >>> top_k_accuracy(y_true, y_score, k=2)
     1.0
@@ -344,3 +331,10 @@ def top_k_accuracy(y_true, y_score, *, k=2, normalize=True, sample_weight=None, 
             raise ValueError("sample_weight is zero for every row")
         return float(np.dot(hits, weights) / weights.sum())
     return float(np.dot(hits, weights))
+
+
+for _function in (precision_at_k, recall_at_k, gain_curve, lift_curve):
+    # python -OO strips docstrings: then there is nothing to splice.
+    if _function.__doc__ is not None:
+        _function.__doc__ = _function.__doc__.replace("{budget}", _BUDGET).replace("{curve}", _CURVE)
+del _function

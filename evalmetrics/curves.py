@@ -533,7 +533,8 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None, max_fpr=None
     >>> units = twelve_units()
     >>> roc_auc(units.y_true, units.y_score)  # 25.5 / 32
     0.796875
-    >>> round(roc_auc(units.y_true, units.y_score, max_fpr=0.25), 4)  # 9 / 14
+    >>> y, s = units.y_true, units.y_score
+    >>> round(roc_auc(y, s, max_fpr=0.25), 4)  # 9 / 14
     0.6429
     """
     # multi_class asks for a matrix: what has no shape at all is refused as one.
@@ -637,9 +638,10 @@ def average_precision(y_true, y_score, *, pos_label=None, sample_weight=None, av
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> round(average_precision(units.y_true, units.y_score), 4)  # 83 / 120
+    >>> y, s = units.y_true, units.y_score
+    >>> round(average_precision(y, s), 4)  # 83 / 120
     0.6917
-    >>> round(average_precision(units.y_true, units.y_score, method="11-point"), 4)  # 7.7 / 11
+    >>> average_precision(y, s, method="11-point")  # 7.7 / 11
     0.7
     """
     method = _check_choice(method, "method", _AP_METHODS)

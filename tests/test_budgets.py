@@ -18,7 +18,7 @@ from evalmetrics import budgets
 from evalmetrics.arrays import UndefinedMetricWarning
 from evalmetrics.budgets import gain_curve, lift_curve, precision_at_k, recall_at_k, top_k_accuracy
 from evalmetrics.worked_example import twelve_units
-from helpers import assert_close
+from helpers import assert_close, score_matrix_case
 
 UNITS = twelve_units()
 Y, S = UNITS.y_true, UNITS.y_score
@@ -193,15 +193,8 @@ def test_gain_and_lift_without_positives():
 # ---------------------------------------------------------------------------
 
 def _matrix(seed, n=300, k=4, strings=False, weighted=False, tenths=True):
-    rng = np.random.default_rng(seed)
-    codes = rng.integers(0, k, n)
-    codes[:k] = np.arange(k)
-    lean = rng.dirichlet(np.ones(k), n) + np.eye(k)[codes] * rng.random((n, 1))
-    scores = lean / lean.sum(axis=1, keepdims=True)
-    if tenths:
-        scores = np.array([rng.multinomial(10, row) for row in scores]) / 10.0
     names = np.array(list("abcdefg"[:k])) if strings else np.arange(k) + 3
-    return names[codes], scores, np.round(rng.uniform(0, 3, n), 1) if weighted else None
+    return score_matrix_case(seed, n=n, k=k, weighted=weighted, tenths=tenths, names=names)
 
 
 @pytest.mark.parametrize("case", [dict(seed=0), dict(seed=1, k=3, strings=True), dict(seed=2, weighted=True),

@@ -25,7 +25,7 @@ from evalmetrics.curves import (
     threshold_table,
 )
 from evalmetrics.worked_example import twelve_units
-from helpers import assert_close
+from helpers import assert_close, score_matrix_case
 
 UNITS = twelve_units()
 Y, S = UNITS.y_true, UNITS.y_score
@@ -536,18 +536,7 @@ def test_precision_recall_legend_hides_no_curve():
 # several classes: a score matrix, one against the rest, one against one
 # ---------------------------------------------------------------------------
 
-def _matrix_case(seed, n=300, k=3, strings=False, weighted=False, tenths=True):
-    """Labels, probabilities (rows summing to 1; in tenths: heavy ties) and weights."""
-    rng = np.random.default_rng(seed)
-    codes = rng.integers(0, k, n)
-    codes[:k] = np.arange(k)
-    lean = rng.dirichlet(np.ones(k), n) + np.eye(k)[codes] * rng.random((n, 1))
-    scores = lean / lean.sum(axis=1, keepdims=True)
-    if tenths:
-        scores = np.array([rng.multinomial(10, row) for row in scores]) / 10.0
-    names = np.array(list("pqrstuv"[:k])) if strings else np.arange(k) * 10
-    weights = np.round(rng.uniform(0, 3, n), 1) if weighted else None
-    return names[codes], scores, weights
+_matrix_case = score_matrix_case
 
 
 MATRIX_CASES = [dict(seed=0), dict(seed=1, k=4, strings=True), dict(seed=2, k=5, weighted=True),

@@ -25,10 +25,16 @@ def _has(ax, gid):
     return any(line.get_gid() == gid for line in ax.get_lines())
 
 
-def _budget_line(ax, budget):
+def _draw(ax, share, values, *, gid, color, label, budget, max_share, ylabel, title, legend):
+    """One curve against the share examined, in the next colour, the budget marked once."""
+    ax.plot(share, values, color=_next_colour(ax, gid, color), linewidth=1.8, gid=gid, label=label,
+            marker="o" if len(values) <= 60 else None, markersize=3.5)
     if budget is not None and not _has(ax, "evalmetrics-budget"):
         ax.axvline(budget, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-budget",
                    label=f"budget {100 * budget:g} %")
+    ax.set_xlim(0, max_share)
+    finish(ax, xlabel="Share of rows examined", ylabel=ylabel, title=title, legend=False)
+    ax.legend(frameon=False, loc=legend, fontsize=SMALL_TEXT)
 
 
 def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
@@ -79,15 +85,9 @@ def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
                 label="random ranking")
         ax.plot([0, prevalence, 1], [0, 1, 1], color=GREY, linestyle="--", linewidth=0.8,
                 label="perfect ranking")
-    colour = _next_colour(ax, _GAIN_GID, color)
-    ax.plot(curve.share_flagged, curve.gain, color=colour, linewidth=1.8, gid=_GAIN_GID, label=label,
-            marker="o" if len(curve.gain) <= 60 else None, markersize=3.5)
-    _budget_line(ax, budget)
-    ax.set_xlim(0, max_share)
     ax.set_ylim(-0.02, 1.02)
-    finish(ax, xlabel="Share of rows examined", ylabel="Share of positives found (gain)", title=title,
-           legend=False)
-    ax.legend(frameon=False, loc="lower right", fontsize=SMALL_TEXT)
+    _draw(ax, curve.share_flagged, curve.gain, gid=_GAIN_GID, color=color, label=label, budget=budget,
+          max_share=max_share, ylabel="Share of positives found (gain)", title=title, legend="lower right")
     return fig
 
 
@@ -131,15 +131,9 @@ def plot_lift_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
     if not _has(ax, "evalmetrics-lift-one"):
         ax.axhline(1.0, color=GREY, linestyle=":", linewidth=1.0, gid="evalmetrics-lift-one",
                    label="random ranking")
-    colour = _next_colour(ax, _LIFT_GID, color)
-    ax.plot(curve.share_flagged, curve.lift, color=colour, linewidth=1.8, gid=_LIFT_GID, label=label,
-            marker="o" if len(curve.lift) <= 60 else None, markersize=3.5)
-    _budget_line(ax, budget)
-    ax.set_xlim(0, max_share)
     ax.set_ylim(bottom=0)
-    finish(ax, xlabel="Share of rows examined", ylabel="Lift (precision / prevalence)", title=title,
-           legend=False)
-    ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
+    _draw(ax, curve.share_flagged, curve.lift, gid=_LIFT_GID, color=color, label=label, budget=budget,
+          max_share=max_share, ylabel="Lift (precision / prevalence)", title=title, legend="upper right")
     return fig
 
 
@@ -165,7 +159,8 @@ def plot_gain_and_lift(cases, *, budget=None, max_share=1.0, figsize=(8.8, 4.2))
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_gain_and_lift({"twelve units": (units.y_true, units.y_score)})
+    >>> cases = {"twelve units": (units.y_true, units.y_score)}
+    >>> fig = plot_gain_and_lift(cases)
     >>> len(fig.axes)
     2
     """
