@@ -266,8 +266,8 @@ def plot_cost_curve(y_true, y_score, ax=None, *, false_positive_cost, false_nega
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_cost_curve(units.y_true, units.y_score,
-    ...                       false_positive_cost=1, false_negative_cost=10)
+    >>> costs = dict(false_positive_cost=1, false_negative_cost=10)
+    >>> fig = plot_cost_curve(units.y_true, units.y_score, **costs)
     >>> fig.axes[0].get_xlabel()
     'Threshold (flag scores at least this)'
     """
