@@ -281,6 +281,12 @@ def test_figures_of_budgets():
     drawn = [line for line in gain_ax.get_lines() if line.get_gid() == "evalmetrics-gain-curve"]
     assert len(drawn) == 2 and drawn[0].get_color() != drawn[1].get_color()
     assert_close(drawn[0].get_ydata(), gain_curve(Y, S).gain)
+    # Every curve inside its axes: the lift of the top unit, 3, is not cut off.
+    for ax in (gain_ax, lift_ax):
+        low, high = ax.get_ylim()
+        for line in ax.get_lines():
+            values = np.asarray(line.get_ydata(), dtype=float)
+            assert low <= values.min() and values.max() <= high, (ax.get_ylabel(), values.max(), high)
     plt.close(fig)
     fig = plot_gain_curve(Y, S)
     plt.close(fig)

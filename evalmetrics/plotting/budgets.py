@@ -34,7 +34,7 @@ def _draw(ax, share, values, *, gid, color, label, budget, max_share, ylabel, ti
                    label=f"budget {100 * budget:g} %")
     ax.set_xlim(0, max_share)
     finish(ax, xlabel="Share of rows examined", ylabel=ylabel, title=title, legend=False)
-    ax.legend(frameon=False, loc=legend, fontsize=SMALL_TEXT)
+    ax.legend(frameon=False, fontsize=SMALL_TEXT, **legend)
 
 
 def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
@@ -87,7 +87,9 @@ def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
                 label="perfect ranking")
     ax.set_ylim(-0.02, 1.02)
     _draw(ax, curve.share_flagged, curve.gain, gid=_GAIN_GID, color=color, label=label, budget=budget,
-          max_share=max_share, ylabel="Share of positives found (gain)", title=title, legend="lower right")
+          max_share=max_share, ylabel="Share of positives found (gain)", title=title,
+          # Lower right, above the chance diagonal's end when zoomed in; the curves run above it.
+          legend=dict(loc="lower right", bbox_to_anchor=(1.0, 0.12)))
     return fig
 
 
@@ -131,9 +133,12 @@ def plot_lift_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
     if not _has(ax, "evalmetrics-lift-one"):
         ax.axhline(1.0, color=GREY, linestyle=":", linewidth=1.0, gid="evalmetrics-lift-one",
                    label="random ranking")
-    ax.set_ylim(bottom=0)
     _draw(ax, curve.share_flagged, curve.lift, gid=_LIFT_GID, color=color, label=label, budget=budget,
-          max_share=max_share, ylabel="Lift (precision / prevalence)", title=title, legend="upper right")
+          max_share=max_share, ylabel="Lift (precision / prevalence)", title=title,
+          legend=dict(loc="upper right"))  # the lift falls from the left
+    # After drawing: a fixed limit set before would stop the axis from growing to the curves.
+    ax.set_ylim(bottom=0, top=1.05 * max(line.get_ydata().max() for line in ax.get_lines()
+                                          if line.get_gid() == _LIFT_GID))
     return fig
 
 
