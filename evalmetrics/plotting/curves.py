@@ -152,7 +152,7 @@ def plot_precision_recall_curve(y_true, y_score, ax=None, *, pos_label=None, sam
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
     >>> y, s = units.y_true, units.y_score
-    >>> fig = plot_precision_recall_curve(y, s, label='twelve units', join='steps')
+    >>> fig = plot_precision_recall_curve(y, s, join='steps')
     >>> fig.axes[0].get_xlabel()
     'Recall'
     """
