@@ -10,6 +10,7 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``curves``                :func:`threshold_table`, ROC and precision-recall
 ``ranking``               the AUC as a probability (pairs, ranks)
 ``costs``                 cost curves and cost-optimal thresholds
+``budgets``               precision and recall at k, gain, lift, top-k accuracy
 ``calibration``           Brier score and decomposition, log loss, reliability, CORP
 ``recalibration``         Platt scaling, isotonic regression, PlattCalibrated
 ``regression``            MSE, RMSE, MAE, MAPE, R-squared
@@ -35,6 +36,7 @@ inside the few functions that need them.
 from . import (
     arrays,
     averaging,
+    budgets,
     calibration,
     costs,
     counts,
@@ -52,6 +54,7 @@ from . import (
 )
 from .arrays import *  # noqa: F401,F403
 from .averaging import *  # noqa: F401,F403
+from .budgets import *  # noqa: F401,F403
 from .calibration import *  # noqa: F401,F403
 from .costs import *  # noqa: F401,F403
 from .counts import *  # noqa: F401,F403

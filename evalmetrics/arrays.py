@@ -780,3 +780,83 @@ def encode_labels(y_true, y_pred, *, labels=None):
     if np.all(kept):
         return EncodedLabels(classes, codes[0], codes[1], None)
     return EncodedLabels(classes, codes[0][kept], codes[1][kept], kept)
+
+
+# ---------------------------------------------------------------------------
+# score matrices: one column per class
+# ---------------------------------------------------------------------------
+
+def score_matrix(values, name="y_score"):
+    """Scores of several classes: a finite float64 array of shape (n, n_classes).
+
+    The same refusals as :func:`real_array` (containers, masked values,
+    complex numbers, strings).  A 1-D array is refused: it holds the scores of
+    one class, and the caller decides whether that is allowed.  Integer scores
+    beyond 2**53, which float64 would round into false ties, are replaced by
+    their exact ranks over the whole matrix: every metric of a score matrix
+    depends on the scores only through their order, within a column and
+    across the columns of a row.
+    """
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 2 and values.size:
+        from ._kernels.sorting import integer_ranks
+
+        ranks, distinct = integer_ranks(values.ravel())
+        if distinct is not None:
+            values = ranks.reshape(values.shape)
+    array = real_array(values, name)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of shape (n, n_classes), got shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    if array.shape[1] < 2:
+        raise ValueError(f"{name} must have one column per class, at least 2, got {array.shape[1]}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        finite = bool(np.isfinite(np.add.reduce(array, axis=None))) or bool(np.all(np.isfinite(array)))
+    if not finite:
+        bad = int(np.count_nonzero(~np.isfinite(array)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
+    return array
+
+
+@dataclass(frozen=True)
+class ClassColumns:
+    """Labels matched to the columns of a score matrix.
+
+    ``codes[i]`` is the column of row ``i``'s class, ``classes[k]`` the class
+    of column ``k``.
+    """
+
+    classes: np.ndarray
+    codes: np.ndarray
+
+
+def class_columns(y_true, n_columns, *, labels=None, name="y_true"):
+    """Validated labels and the column of a score matrix that belongs to each row's class.
+
+    Without ``labels`` the columns belong to the sorted distinct labels of
+    ``y_true``, which must be exactly ``n_columns``.  With ``labels`` (unique,
+    of the kind of ``y_true``) the columns belong to them in the order given,
+    and every label of ``y_true`` must be among them; a listed label may be
+    absent from ``y_true``.
+    """
+    y_true = class_labels(y_true, name)
+    if labels is None:
+        classes = _sorted_unique(y_true, names=(name,))
+        if len(classes) != n_columns:
+            raise ValueError(f"{name} has {len(classes)} classes ({_shown(classes)}) but y_score has "
+                             f"{n_columns} columns; pass labels to name the class of each column")
+        return ClassColumns(classes, np.searchsorted(classes, y_true))
+    classes = class_labels(labels, "labels")
+    same_label_kind(**{name: y_true, "labels": classes})
+    if len(_sorted_unique(classes)) != len(classes):
+        raise ValueError("labels contains duplicates")
+    if len(classes) != n_columns:
+        raise ValueError(f"labels has {len(classes)} entries but y_score has {n_columns} columns; "
+                         "name one class per column")
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+    position = np.clip(np.searchsorted(sorted_classes, y_true), 0, len(classes) - 1)
+    missing = sorted_classes[position] != y_true
+    if np.any(missing):
+        raise ValueError(f"{name} holds labels that are not in labels: {_shown(_sorted_unique(y_true[missing]))}")
+    return ClassColumns(classes, order[position])

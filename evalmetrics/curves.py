@@ -1,14 +1,18 @@
-"""Every threshold at once: the threshold table, ROC and precision-recall curves.
+"""Every threshold at once: the threshold table, ROC, precision-recall and DET curves.
 
 :func:`threshold_table` is the single primitive.  It sorts the scores once,
 lowers the threshold through the distinct scores in decreasing order and
 records the true and false positives after each step.  A group of tied
 scores enters in one step, because no threshold can separate tied examples.
-Every curve and area of this module and of :mod:`evalmetrics.costs` is read
-off that table.  :func:`roc_auc` without weights skips the table: it reads
+Every curve and area of this module and of :mod:`evalmetrics.costs` and
+:mod:`evalmetrics.budgets` is read off that table, the partial AUC
+(``roc_auc(..., max_fpr=)``) and the other definitions of the average
+precision (``average_precision(..., method=)``) included.  :func:`roc_auc` without weights skips the table: it reads
 the Mann-Whitney count off the same single sort.  The computations on
 clean input live in ``evalmetrics._kernels`` (the sort keys and the
-table in ``sorting``, the AUC and the average precision in ``auc``).
+table in ``sorting``, the AUC and the average precision in ``auc``); a score
+matrix of several classes is averaged over classes or pairs of classes by
+:mod:`evalmetrics.ranking`.
 
 The worked example in every docstring is the twelve units of
 :func:`evalmetrics.worked_example.twelve_units`: scores 0.95 ... 0.10, units
@@ -25,6 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
+from . import ranking as _ranking
+from .arrays import UndefinedMetricWarning
 from ._kernels import auc as _auc
 from ._kernels.bootstrap_auc import auc_engine
 from ._kernels.sorting import _EXACT_INTEGERS, integer_ranks, score_table, weighted_score_table
@@ -34,10 +40,12 @@ from .arrays import UndefinedMetricWarning
 from .counts import BinaryCounts
 
 __all__ = [
+    "DetCurve",
     "PrecisionRecallCurve",
     "RocCurve",
     "ThresholdTable",
     "average_precision",
+    "det_curve",
     "precision_at_recall",
     "precision_recall_curve",
     "recall_at_false_positive_rate",
@@ -161,6 +169,25 @@ class PrecisionRecallCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+class DetCurve(NamedTuple):
+    """Detection error tradeoff points: both error rates, thresholds increasing.
+
+    Attributes
+    ----------
+    false_positive_rate, false_negative_rate : ndarray
+        The two error rates of flagging the scores at least each threshold:
+        FP / N decreasing, FN / P increasing.
+    thresholds : ndarray
+        Increasing, from the lowest threshold at which every positive is
+        flagged to the highest at which no negative is (``inf`` when even
+        the highest score is a negative's).
+    """
+
+    false_positive_rate: np.ndarray
+    false_negative_rate: np.ndarray
+    thresholds: np.ndarray
+
+
 # ---------------------------------------------------------------------------
 # private computing functions (clean input assumed)
 # ---------------------------------------------------------------------------
@@ -279,6 +306,135 @@ def _check_rate(value, name):
     return arrays.probability(value, name, open_interval=False)
 
 
+_MULTI_CLASS = ("ovr", "ovo")
+_AP_METHODS = ("step", "interpolated", "11-point", "101-point")
+# The recall levels of the methods that average the interpolated precision.
+_AP_LEVELS = {"11-point": 10, "101-point": 100}
+
+
+def _check_choice(value, name, choices):
+    if not any(value is choice or (isinstance(value, str) and value == choice) for choice in choices):
+        shown = ", ".join(repr(choice) for choice in choices)
+        raise ValueError(f"{name} must be one of {shown}, got {value!r}")
+    return value
+
+
+def _is_matrix(y_score):
+    """True for a score matrix of two or more columns (a column vector is one score per row)."""
+    shape = getattr(y_score, "shape", None)
+    if shape is None and isinstance(y_score, (list, tuple)) and len(y_score) \
+            and isinstance(y_score[0], (list, tuple, np.ndarray)):
+        try:
+            shape = np.shape(y_score)
+        except ValueError:  # ragged: validation names the problem
+            return False
+    # More than two dimensions goes this way too, to be refused as not a matrix.
+    return shape is not None and len(shape) >= 2 and not (len(shape) == 2 and shape[1] == 1)
+
+
+def _partial_roc_auc(table, max_fpr):
+    """McClish's standardised area under the ROC points up to ``max_fpr`` (in (0, 1))."""
+    if table.positives == 0 or table.negatives == 0:
+        _one_class_warning("the partial ROC AUC")
+        return float("nan")
+    fpr = np.r_[0.0, table.false_positives / table.negatives]
+    tpr = np.r_[0.0, table.true_positives / table.positives]
+    # The last point with FPR <= max_fpr and the next one (FPR ends at 1 > max_fpr); the curve is
+    # cut between them by linear interpolation, as scikit-learn does.
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    height = np.interp(max_fpr, fpr[stop - 1:stop + 1], tpr[stop - 1:stop + 1])
+    x, y = np.r_[fpr[:stop], max_fpr], np.r_[tpr[:stop], height]
+    area = float(np.sum(np.diff(x) * (y[1:] + y[:-1])) / 2)
+    chance, perfect = max_fpr * max_fpr / 2, max_fpr
+    return 0.5 * (1 + (area - chance) / (perfect - chance))
+
+
+def _interpolated_ap(table, method):
+    """AP read off the interpolated precision: the best precision at the recall or beyond."""
+    recall, precision = table.recall, table.precision
+    # Interpolated precision, non-increasing in recall: a running maximum from the far end.
+    best = np.maximum.accumulate(precision[::-1])[::-1]
+    if method == "interpolated":
+        gain = np.diff(table.true_positives, prepend=0) / table.positives
+        return float(np.sum(gain * best))
+    n = _AP_LEVELS[method]
+    # Exact tenths (hundredths): k / n is correctly rounded, like TP / P, so a recall equal to a
+    # level compares equal.
+    levels = np.arange(n + 1) / n
+    first = np.searchsorted(recall, levels, side="left")  # first row whose recall reaches the level
+    reached = first < len(recall)
+    return float(np.sum(best[first[reached]]) / (n + 1))
+
+
+def _binary_average_precision(is_positive, values, weights, method="step"):
+    if method == "step":
+        value = _auc.average_precision(values, is_positive) if weights is None else None
+        if value is None or value != value:
+            # The sign split, weights, or no positives (the table path warns).
+            value = _average_precision(_threshold_table(is_positive, values, scale_free(weights)))
+        return value
+    table = _threshold_table(is_positive, values, scale_free(weights))
+    if table.positives == 0:
+        _one_class_warning("average precision (no positives)")
+        return float("nan")
+    return _interpolated_ap(table, method)
+
+
+def _quiet_binary(function):
+    """A binary metric of clean columns that returns NaN without a warning (the caller warns)."""
+    def binary(is_positive, values, weights):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            return function(is_positive, values, weights)
+    return binary
+
+
+def _matrix_input(y_true, y_score, pos_label, sample_weight, labels=None):
+    if pos_label is not None:
+        raise ValueError("pos_label applies to two classes and a 1-D y_score; a score matrix has one column "
+                         "per class, named by labels")
+    scores = arrays.score_matrix(y_score, "y_score")
+    columns = arrays.class_columns(y_true, scores.shape[1], labels=labels)
+    arrays.same_length(y_true=columns.codes, y_score=scores)
+    weights = scale_free(arrays.sample_weights(sample_weight, len(scores)))
+    _refuse_zero_weights(weights)
+    return columns, scores, weights
+
+
+def _multiclass_roc_auc(y_true, y_score, pos_label, sample_weight, max_fpr, multi_class, average, labels):
+    if multi_class is None:
+        raise ValueError(f"y_score has shape {np.shape(y_score)}: pass a 1-D array of scores for two classes, "
+                         "or multi_class='ovr' or 'ovo' for a score matrix (one column per class)")
+    multi_class = _check_choice(multi_class, "multi_class", _MULTI_CLASS)
+    if max_fpr is not None:
+        raise ValueError("max_fpr (the partial AUC) is defined for two classes only, not for a score matrix")
+    if multi_class == "ovo":
+        _check_choice(average, "average", _ranking.ONE_VS_ONE_AVERAGES)
+        if sample_weight is not None:
+            raise ValueError("sample_weight is not supported with multi_class='ovo' (nor by scikit-learn)")
+    else:
+        _check_choice(average, "average", _ranking.ONE_VS_REST_AVERAGES)
+    columns, scores, weights = _matrix_input(y_true, y_score, pos_label, sample_weight, labels)
+    binary = _quiet_binary(_roc_auc)
+    if multi_class == "ovo":
+        return _ranking._one_vs_one(binary, columns, scores, average, "ROC AUC")
+    return _ranking._one_vs_rest(binary, columns, scores, weights, average, "ROC AUC")
+
+
+def _multiclass_average_precision(y_true, y_score, pos_label, sample_weight, average, method):
+    _check_choice(average, "average", _ranking.ONE_VS_REST_AVERAGES)
+    if np.shape(y_score)[1] == 2:
+        raise ValueError(f"y_score has shape {np.shape(y_score)}: for two classes pass a 1-D array, the scores "
+                         "of the positive class; a score matrix is for three classes or more")
+    columns, scores, weights = _matrix_input(y_true, y_score, pos_label, sample_weight)
+
+    def binary(is_positive, values, weights):
+        return _binary_average_precision(is_positive, values, weights, method)
+
+    return _ranking._one_vs_rest(_quiet_binary(binary), columns, scores, weights, average,
+                                 "average precision")
+
+
 # ---------------------------------------------------------------------------
 # public functions
 # ---------------------------------------------------------------------------
@@ -363,19 +519,56 @@ def roc_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None 
 
 
 def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
-            sample_weight: ArrayLike | None = None) -> float:
-    """Area under the ROC curve, ties counted one half.
+            sample_weight: ArrayLike | None = None, max_fpr: float | None = None,
+            multi_class: str | None = None, average: str | None = "macro",
+            labels: ArrayLike | None = None) -> float | np.ndarray:
+    """Area under the ROC curve, ties counted one half; of part of it; of several classes.
 
     Equals the probability that a random positive scores above a random
     negative (ties one half), ``sklearn.metrics.roc_auc_score``.  Without
     weights it is an exact integer count divided by P N.
 
-    {shared}
+    With ``max_fpr`` it is the standardised partial area over false
+    positive rates up to ``max_fpr`` (McClish's correction, as in
+    scikit-learn): the raw area ``A`` under the curve from 0 to ``max_fpr``
+    (the curve cut by linear interpolation at ``max_fpr``) is mapped to
+    ``(1 + (A - m) / (M - m)) / 2``, where ``m = max_fpr**2 / 2`` is the area
+    under the chance diagonal and ``M = max_fpr`` the largest possible, so
+    that a random ranking scores 0.5 and a perfect one 1.
+
+    With a score matrix (one column per class) and ``multi_class``, it is
+    an average of binary AUCs.  ``"ovr"``: each class against the rest,
+    scored by its column, averaged over the classes (``average="macro"``),
+    by their sizes (``"weighted"``), pooled over every (row, class) cell
+    (``"micro"``), or not at all (None, one AUC per class).  ``"ovo"``: each
+    pair of classes a, b present in ``y_true``, ``(A(a|b) + A(b|a)) / 2``
+    where ``A(a|b)`` is the AUC of column a between the rows of a and b,
+    averaged over the pairs (``"macro"``: Hand and Till's M) or by their
+    share of the rows (``"weighted"``).  scikit-learn also requires the rows
+    of the matrix to sum to 1; only each column's order matters here.
+
+    {data}
+        For several classes: an array of shape (n, n_classes).
+    {options}
+        Not with ``multi_class="ovo"`` (as in scikit-learn).
+    max_fpr : float in (0, 1], optional
+        Two classes only: the standardised partial AUC up to this false
+        positive rate.  1 gives the whole AUC.
+    multi_class : {"ovr", "ovo"}, optional
+        Required when ``y_score`` is a score matrix; ignored otherwise.
+    average : {"macro", "weighted", "micro", None}, default "macro"
+        For a score matrix: how the binary AUCs are combined (``"micro"``
+        and None with ``"ovr"`` only).
+    labels : array_like, optional
+        For a score matrix: the class of each column, in the order of the
+        columns (default: the sorted labels of ``y_true``, one per column).
+        A listed class absent from ``y_true`` gets NaN with ``"ovr"``.
 
     Returns
     -------
-    float
-        NaN, with an :class:`UndefinedMetricWarning`, if only one class is present.
+    float or ndarray
+        NaN, with an :class:`UndefinedMetricWarning`, if only one class is
+        present; an array of per-class AUCs for ``average=None``.
 
     Examples
     --------
@@ -383,12 +576,27 @@ def roc_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = 
     >>> units = twelve_units()
     >>> roc_auc(units.y_true, units.y_score)  # 25.5 / 32
     0.796875
+    >>> y, s = units.y_true, units.y_score
+    >>> round(roc_auc(y, s, max_fpr=0.25), 4)  # 9 / 14
+    0.6429
     """
+    # multi_class asks for a matrix: what has no shape at all is refused as one.
+    if _is_matrix(y_score) or (multi_class is not None and not hasattr(y_score, "__len__")) \
+            or (multi_class is not None and isinstance(y_score, (str, bytes, set, frozenset, dict))):
+        return _multiclass_roc_auc(y_true, y_score, pos_label, sample_weight, max_fpr, multi_class, average,
+                                   labels)
     y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    return _roc_auc(is_positive, values, weights)
+    if multi_class is not None:
+        _check_choice(multi_class, "multi_class", _MULTI_CLASS)
+    if max_fpr is None:
+        return _roc_auc(is_positive, values, weights)
+    max_fpr = arrays.real(max_fpr, "max_fpr", low=0.0, high=1.0, low_open=True)
+    if max_fpr == 1.0:
+        return _roc_auc(is_positive, values, weights)
+    return _partial_roc_auc(_threshold_table(is_positive, values, scale_free(weights)), max_fpr)
 
 
 def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
@@ -430,35 +638,65 @@ def precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: 
 
 
 def average_precision(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
-                      sample_weight: ArrayLike | None = None) -> float:
+                      sample_weight: ArrayLike | None = None, average: str | None = "macro",
+                      method: str = "step") -> float | np.ndarray:
     """Average precision: the sum over thresholds of recall gain times precision.
 
     A step sum, not the trapezoidal area; equals
-    ``sklearn.metrics.average_precision_score``.
+    ``sklearn.metrics.average_precision_score``.  Tied scores enter as one
+    threshold.  ``method`` chooses among the other definitions met in
+    practice, each read off the same precision-recall points:
 
-    {shared}
+    * ``"step"``: ``sum_k (R_k - R_(k-1)) P_k`` over the rows where recall
+      rises, with the precision ``P_k`` reached there (scikit-learn).
+    * ``"interpolated"``: the same sum with the *interpolated* precision,
+      the highest precision at recall ``R_k`` or beyond; the all-point
+      interpolation of PASCAL VOC from 2010 on.  Never below ``"step"``.
+    * ``"11-point"``: the mean of the interpolated precision at the recalls
+      0, 0.1, ..., 1 (0 where no threshold reaches the recall); PASCAL VOC
+      2007.  The levels are the exact tenths: the widely copied Python
+      transcription steps through ``np.arange(0, 1.1, 0.1)``, whose fourth
+      level is 0.30000000000000004, and so misses a recall of exactly 0.3.
+    * ``"101-point"``: the same at the recalls 0, 0.01, ..., 1; COCO.
+
+    With a score matrix of three classes or more (one column per class,
+    the sorted labels of ``y_true``), the classes are scored one against the rest and averaged
+    as ``average`` says: ``"macro"`` (every class once), ``"weighted"`` (by
+    the classes' sizes), ``"micro"`` (one AP over every (row, class) cell)
+    or None (one AP per class), as ``average_precision_score`` does with
+    ``y_true`` binarised.
+
+    {data}
+        For several classes: an array of shape (n, n_classes).
+    {options}
+    average : {"macro", "weighted", "micro", None}, default "macro"
+        For a score matrix only.
+    method : {"step", "interpolated", "11-point", "101-point"}, default "step"
 
     Returns
     -------
-    float
-        NaN, with an :class:`UndefinedMetricWarning`, if there are no positives.
+    float or ndarray
+        NaN, with an :class:`UndefinedMetricWarning`, if there are no positives;
+        an array of per-class values for ``average=None``.
 
     Examples
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> round(average_precision(units.y_true, units.y_score), 4)  # 83 / 120
+    >>> y, s = units.y_true, units.y_score
+    >>> round(average_precision(y, s), 4)  # 83 / 120
     0.6917
+    >>> average_precision(y, s, method="11-point")  # 7.7 / 11
+    0.7
     """
+    method = _check_choice(method, "method", _AP_METHODS)
+    if _is_matrix(y_score):
+        return _multiclass_average_precision(y_true, y_score, pos_label, sample_weight, average, method)
     y_score, _ = integer_ranks(y_score)  # only the order counts
     is_positive, values, weights = arrays.binary_scores(
         y_true, y_score, pos_label=pos_label, sample_weight=sample_weight
     )
-    value = _auc.average_precision(values, is_positive) if weights is None else None
-    if value is None or value != value:
-        # The sign split, weights, or no positives (the table path warns).
-        value = _average_precision(_threshold_table(is_positive, values, scale_free(weights)))
-    return value
+    return _binary_average_precision(is_positive, values, weights, method)
 
 
 def precision_at_recall(y_true: ArrayLike, y_score: ArrayLike, recall: float, *, pos_label: Label | None = None,
@@ -537,13 +775,56 @@ def recall_at_false_positive_rate(y_true: ArrayLike, y_score: ArrayLike, false_p
     return float(table.recall[rows - 1]) if rows else 0.0
 
 
+def det_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+    """The detection error tradeoff (DET) curve: false negative against false positive rate.
+
+    The same arrays as ``sklearn.metrics.det_curve``, in its order
+    (increasing thresholds): the points from the last threshold that flags
+    no negative to the first that flags every positive, the stretches
+    where one error rate is already 0 left out.  Plotted on normal-deviate
+    axes (:func:`evalmetrics.plotting.plot_det_curve`), the curves of
+    normally distributed scores are straight lines, and the region of small
+    error rates, where systems are compared, is spread out.
+
+    {shared}
+
+    Returns
+    -------
+    DetCurve
+        ``(false_positive_rate, false_negative_rate, thresholds)``.  A rate
+        is NaN (with a warning) if its class is absent.
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> curve = det_curve(units.y_true, units.y_score)
+    >>> curve.thresholds
+    array([0.4 , 0.55, 0.65, 0.7 , 0.8 , 0.85, 0.95])
+    >>> curve.false_negative_rate
+    array([0.  , 0.25, 0.25, 0.5 , 0.5 , 0.75, 0.75])
+    """
+    table = _ratio_table(y_true, y_score, pos_label, sample_weight)
+    false_positives = np.r_[0, table.false_positives]
+    true_positives = np.r_[0, table.true_positives]
+    thresholds = np.r_[np.inf, table.thresholds]
+    # From the last row without a false positive to the first with every positive flagged.
+    first = int(np.searchsorted(false_positives, 0, side="right")) - 1
+    last = int(np.searchsorted(true_positives, true_positives[-1], side="left")) + 1
+    rows = slice(last - 1, first - 1 if first > 0 else None, -1)
+    false_negatives = true_positives[-1] - true_positives[rows]
+    return DetCurve(_rate(false_positives[rows], table.negatives, _FPR),
+                    _rate(false_negatives, table.positives, "false negative rate (no positives)"),
+                    thresholds[rows])
+
+
 # The sort-once bootstrap of the AUC, as a property of the metric: evalmetrics.bootstrap_interval
 # uses it (engine="auto") once it has matched the metric on the data and on two resamples, so a
 # functools.wraps wrapper, which copies it, keeps it only if it computes the same number.
 roc_auc.bootstrap_engine = auc_engine
 
 for _function in (threshold_table, roc_curve, roc_auc, precision_recall_curve,
-                  average_precision, precision_at_recall, recall_at_false_positive_rate):
+                  average_precision, precision_at_recall, recall_at_false_positive_rate, det_curve):
     # python -OO strips docstrings: then there is nothing to splice.
     if _function.__doc__ is not None:
         _function.__doc__ = (_function.__doc__.replace("{shared}", _SHARED)

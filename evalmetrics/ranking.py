@@ -9,11 +9,21 @@ sort: the engine of ``evalmetrics._kernels.auc``, whose sort keys also
 build the unweighted :func:`evalmetrics.curves.threshold_table`.
 
 The exact AUC of normal scores is :func:`evalmetrics.datasets.binormal_auc`.
+
+For several classes the same probability is read class against class.
+:func:`evalmetrics.curves.roc_auc` with a score matrix (one column per
+class) averages either one binary AUC per class, the class against the rest
+(``multi_class="ovr"``), or one per pair of classes, ``(A(a|b) + A(b|a)) / 2``
+with ``A(a|b)`` the AUC of column ``a`` between the rows of ``a`` and ``b``
+(``multi_class="ovo"``: Hand and Till's M when the pairs count equally).  The
+averaging over classes and pairs lives here, below the public functions;
+:func:`evalmetrics.curves.average_precision` uses the one-versus-rest one too.
 """
 
 from __future__ import annotations
 
 import warnings
+from itertools import combinations
 
 import numpy as np
 
@@ -199,3 +209,74 @@ def pairwise_auc(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | No
 # Both compute the AUC of roc_auc to the bit, so they share its sort-once bootstrap.
 rank_auc.bootstrap_engine = auc_engine
 pairwise_auc.bootstrap_engine = auc_engine
+
+
+# ---------------------------------------------------------------------------
+# several classes: one against the rest, one against one (clean input assumed)
+# ---------------------------------------------------------------------------
+
+#: The averages of a score metric over classes, and over pairs of classes.
+ONE_VS_REST_AVERAGES = ("macro", "weighted", "micro", None)
+ONE_VS_ONE_AVERAGES = ("macro", "weighted")
+
+
+def _undefined_classes(values, classes, what):
+    missing = [repr(classes[k].item() if hasattr(classes[k], "item") else classes[k])
+               for k in np.flatnonzero(np.isnan(values))]
+    if missing:
+        warnings.warn(f"class {', '.join(missing)} has no rows in y_true (or only rows of weight zero); "
+                      f"its {what} is undefined and set to NaN", UndefinedMetricWarning, stacklevel=4)
+
+
+def _one_vs_rest(binary, columns, scores, weights, average, what):
+    """``binary(is_positive, values, weights)`` of each column against the rest, averaged.
+
+    ``macro``: every class counts once; ``weighted``: each class by its
+    support (rows, or their weights); ``micro``: one binary metric of every
+    (row, class) cell, the cells of a row's own class positive; None: the
+    per-class values.  ``binary`` returns NaN without a warning for an empty
+    class; the warning names the class here.
+    """
+    n_classes = scores.shape[1]
+    own = columns.codes[:, None] == np.arange(n_classes)
+    if average == "micro":
+        cell_weights = None if weights is None else np.repeat(weights, n_classes)
+        value = binary(own.ravel(), scores.ravel(), cell_weights)
+        if value != value:
+            warnings.warn(f"no cell of y_score belongs to a class; the micro-averaged {what} is undefined and "
+                          "set to NaN", UndefinedMetricWarning, stacklevel=3)
+        return value
+    values = np.array([binary(own[:, k], scores[:, k], weights) for k in range(n_classes)])
+    _undefined_classes(values, columns.classes, what)
+    if average is None:
+        return values
+    if average == "macro":
+        return float(np.mean(values))
+    support = np.bincount(columns.codes, weights=weights, minlength=n_classes)
+    return float(np.dot(values, support) / support.sum())
+
+
+def _one_vs_one(binary, columns, scores, average, what):
+    """The mean over pairs of present classes of ``(A(a|b) + A(b|a)) / 2``.
+
+    ``A(a|b)`` is ``binary`` of column ``a`` on the rows of classes ``a`` and
+    ``b``, the rows of ``a`` positive.  ``macro``: every pair counts once
+    (Hand and Till's M); ``weighted``: each pair by its share of the rows.
+    Classes absent from ``y_true`` take no part.
+    """
+    present = np.unique(columns.codes)
+    if len(present) < 2:
+        warnings.warn(f"only one class is present in y_true; the one-vs-one {what} is undefined and set to NaN",
+                      UndefinedMetricWarning, stacklevel=3)
+        return float("nan")
+    pair_values, pair_shares = [], []
+    for a, b in combinations(present.tolist(), 2):
+        rows = (columns.codes == a) | (columns.codes == b)
+        of_a = columns.codes[rows] == a
+        pair_values.append((binary(of_a, scores[rows, a], None) + binary(~of_a, scores[rows, b], None)) / 2)
+        pair_shares.append(np.count_nonzero(rows) / len(rows))
+    pair_values = np.array(pair_values)
+    if average == "macro":
+        return float(np.mean(pair_values))
+    pair_shares = np.array(pair_shares)
+    return float(np.dot(pair_values, pair_shares) / pair_shares.sum())

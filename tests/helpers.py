@@ -76,3 +76,25 @@ def run_cli(argv, capsys):
         status = stop.code
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+def score_matrix_case(seed, n=300, k=3, strings=False, weighted=False, tenths=True, names=None):
+    """Labels, a score matrix and weights of ``k`` classes (every class present).
+
+    Each row is probabilities leaning towards the row's class and summing to
+    1, as scikit-learn's multiclass AUC demands; with ``tenths`` they are
+    whole tenths, so ties are everywhere.  Labels are ``names`` (default:
+    letters if ``strings``, else 0, 10, 20, ...); weights are rounded to one
+    decimal.
+    """
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, k, n)
+    codes[:k] = np.arange(k)
+    lean = rng.dirichlet(np.ones(k), n) + np.eye(k)[codes] * rng.random((n, 1))
+    scores = lean / lean.sum(axis=1, keepdims=True)
+    if tenths:
+        scores = np.array([rng.multinomial(10, row) for row in scores]) / 10.0
+    if names is None:
+        names = np.array(list("pqrstuvw"[:k])) if strings else np.arange(k) * 10
+    weights = np.round(rng.uniform(0, 3, n), 1) if weighted else None
+    return np.asarray(names)[codes], scores, weights

@@ -13,7 +13,7 @@ transforms of the scores; ``sample_weight`` of ones the same as none and
 integer weights the same as repeated rows; bad input refused with a
 ValueError; undefined score metrics NaN with an UndefinedMetricWarning.
 Then the identities that tie metrics together (three AUCs, micro averages
-and accuracy, the Brier decomposition).
+and accuracy, the Brier decomposition, the binary and the one-vs-rest AUC).
 """
 
 from __future__ import annotations
@@ -116,6 +116,18 @@ def _youden(y_true, y_score, **options):
     return tuple(em.youden_index(y_true, y_score, **options)[1:])
 
 
+def _det_rates(y_true, y_score, **options):
+    return tuple(em.det_curve(y_true, y_score, **options)[:2])
+
+
+def _gain(y_true, y_score, **options):
+    return tuple(em.gain_curve(y_true, y_score, **options)[:2])
+
+
+def _lift(y_true, y_score, **options):
+    return tuple(em.lift_curve(y_true, y_score, **options)[:2])
+
+
 def _decomposition(y_true, y_prob, **options):
     d = em.brier_decomposition(y_true, y_prob, **options)
     return d.reliability, d.resolution, d.uncertainty, d.brier_score
@@ -140,6 +152,18 @@ SCORE_METRICS = [
     Metric("pairwise_auc", em.pairwise_auc, ranking=True, undefined=("positives", "negatives")),
     Metric("rank_auc", em.rank_auc, weights=False, ranking=True, undefined=("positives", "negatives")),
     Metric("average_precision", em.average_precision, ranking=True, undefined=("positives",)),
+    Metric("average_precision_interpolated", partial(em.average_precision, method="interpolated"), ranking=True,
+           undefined=("positives",)),
+    Metric("average_precision_11_point", partial(em.average_precision, method="11-point"), ranking=True,
+           undefined=("positives",)),
+    Metric("average_precision_101_point", partial(em.average_precision, method="101-point"), ranking=True,
+           undefined=("positives",)),
+    Metric("roc_auc_max_fpr", partial(em.roc_auc, max_fpr=0.3), ranking=True, undefined=("positives", "negatives")),
+    Metric("det_curve", _det_rates, ranking=True, undefined=("positives", "negatives")),
+    Metric("precision_at_k", partial(em.precision_at_k, k=3), weights=False, ranking=True),
+    Metric("recall_at_k", partial(em.recall_at_k, k=3), weights=False, ranking=True, undefined=("positives",)),
+    Metric("gain_curve", _gain, ranking=True, undefined=("positives",)),
+    Metric("lift_curve", _lift, ranking=True, undefined=("positives",)),
     Metric("threshold_counts", _table_counts, ranking=True),
     Metric("roc_curve", _roc_rates, ranking=True, undefined=("positives", "negatives")),
     Metric("precision_recall_curve", _pr_points, ranking=True, undefined=("positives",)),
@@ -475,12 +499,27 @@ def test_registries_name_every_public_metric_of_labels_and_scores():
     # one label array and one prediction or score array).
     others = {"confusion_matrix", "one_vs_rest", "counts_from_matrix", "precision_at_prevalence",
               "per_class_scores", "averaged_scores", "f1_of_macro_averages", "binned_brier_decomposition",
-              "midranks", "delong_test"}
+              "midranks", "delong_test",
+              "top_k_accuracy"}  # a score matrix: attacked by test_validation's MATRIX_METRICS
     registered = {variant_of(m.name) for m in ALL_METRICS} | {"threshold_table"}
-    for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.calibration,
+    for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.budgets, em.calibration,
                    em.delong):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not isinstance(obj, type) and name not in others | {"bayes_threshold",
                                                                                      "iso_cost_slope"}:
                 assert name in registered, f"{module.__name__}.{name} is in no registry"
+
+
+@common
+@given(problem=problems())
+def test_a_two_column_matrix_gives_the_binary_auc(problem):
+    # Columns 1 - s and s: each class's column ranks it exactly as s ranks the positives, so
+    # every one-vs-rest and one-vs-one average is the binary AUC.
+    matrix = np.column_stack([-problem.y_score, problem.y_score])
+    auc = em.roc_auc(problem.y_true, problem.y_score)
+    for multi_class in ("ovr", "ovo"):
+        assert em.roc_auc(problem.y_true, matrix, multi_class=multi_class) == pytest.approx(auc, abs=1e-12)
+    weighted = em.roc_auc(problem.y_true, problem.y_score, sample_weight=problem.weights)
+    assert em.roc_auc(problem.y_true, matrix, multi_class="ovr", average="weighted",
+                      sample_weight=problem.weights) == pytest.approx(weighted, abs=1e-12)

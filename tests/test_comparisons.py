@@ -109,7 +109,8 @@ def test_every_public_function_is_compared_or_explained():
     # or NO_COUNTERPART must say why it has no counterpart.
     compared = {base_name(check.function) for check in REGISTRY}
     explained = {base_name(name) for name in NO_COUNTERPART}
-    for module in (em.arrays, em.counts, em.rates, em.averaging, em.curves, em.ranking, em.costs, em.calibration,
+    for module in (em.arrays, em.counts, em.rates, em.averaging, em.curves, em.ranking, em.costs, em.budgets,
+                   em.calibration,
                    em.recalibration, em.regression, em.cross_validation, em.intervals, em.delong, em.models,
                    em.datasets,
                    em.worked_example):

@@ -25,7 +25,7 @@ from evalmetrics.curves import (
     threshold_table,
 )
 from evalmetrics.worked_example import twelve_units
-from helpers import assert_close, assert_readable
+from helpers import assert_close, assert_readable, score_matrix_case
 
 UNITS = twelve_units()
 Y, S = UNITS.y_true, UNITS.y_score
@@ -390,8 +390,14 @@ def test_non_finite_scores(bad):
 
 
 def test_two_dimensional_scores():
-    with pytest.raises(ValueError, match="y_score must be a 1-D array"):
+    # Two classes take the positive class's scores; a matrix needs three classes (AP) or
+    # multi_class (the AUC), as in scikit-learn, which refuses both.
+    with pytest.raises(ValueError, match=r"y_score has shape \(12, 2\): for two classes pass a 1-D array"):
         average_precision(Y, np.c_[1 - S, S])
+    with pytest.raises(ValueError, match=r"y_score has shape \(12, 2\): pass a 1-D array .* multi_class="):
+        roc_auc(Y, np.c_[1 - S, S])
+    with pytest.raises(ValueError, match="y_score must be a 1-D array"):
+        roc_curve(Y, np.c_[1 - S, S])
 
 
 def test_non_binary_labels_without_pos_label():
@@ -439,8 +445,8 @@ def test_table_is_read_only():
 
 def test_public_names():
     assert set(curves.__all__) == {
-        "PrecisionRecallCurve", "RocCurve", "ThresholdTable", "average_precision",
-        "precision_at_recall", "precision_recall_curve", "recall_at_false_positive_rate",
+        "DetCurve", "PrecisionRecallCurve", "RocCurve", "ThresholdTable", "average_precision",
+        "det_curve", "precision_at_recall", "precision_recall_curve", "recall_at_false_positive_rate",
         "roc_auc", "roc_curve", "threshold_table",
     }
 
@@ -528,3 +534,389 @@ def test_precision_recall_legend_hides_no_curve():
         assert pr_ax.xaxis.get_tightbbox().x0 <= legend.x1 and legend.x0 <= pr_ax.bbox.x1
         assert legend.y0 >= fig.bbox.y0  # constrained layout made room for it
         plt.close(fig)
+
+
+# ---------------------------------------------------------------------------
+# several classes: a score matrix, one against the rest, one against one
+# ---------------------------------------------------------------------------
+
+_matrix_case = score_matrix_case
+
+
+MATRIX_CASES = [dict(seed=0), dict(seed=1, k=4, strings=True), dict(seed=2, k=5, weighted=True),
+                dict(seed=3, weighted=True, strings=True), dict(seed=4, tenths=False, k=6),
+                dict(seed=5, n=40, k=3)]
+
+
+@pytest.mark.parametrize("case", MATRIX_CASES)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_one_vs_rest_auc_matches_sklearn(case, average):
+    y, scores, w = _matrix_case(**case)
+    ours = roc_auc(y, scores, multi_class="ovr", average=average, sample_weight=w)
+    assert_close(ours, skm.roc_auc_score(y, scores, multi_class="ovr", average=average, sample_weight=w))
+
+
+@pytest.mark.parametrize("case", MATRIX_CASES)
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_one_vs_one_auc_matches_sklearn(case, average):
+    y, scores, _ = _matrix_case(**case)
+    ours = roc_auc(y, scores, multi_class="ovo", average=average)
+    assert abs(ours - skm.roc_auc_score(y, scores, multi_class="ovo", average=average)) <= 1e-12
+
+
+@pytest.mark.parametrize("case", MATRIX_CASES[:4])
+def test_hand_and_till_m_is_the_mean_over_pairs_of_pairwise_aucs(case):
+    # Hand and Till (2001): A(i|j) is the probability that a row of class i scores higher in
+    # column i than a row of class j (ties one half); M averages (A(i|j) + A(j|i)) / 2 over pairs.
+    y, scores, _ = _matrix_case(**case)
+    classes = np.unique(y)
+    pairs = []
+    for i in range(len(classes)):
+        for j in range(i + 1, len(classes)):
+            rows = np.isin(y, classes[[i, j]])
+            a_ij = ranking.pairwise_auc(y[rows] == classes[i], scores[rows, i])
+            a_ji = ranking.pairwise_auc(y[rows] == classes[j], scores[rows, j])
+            pairs.append((a_ij + a_ji) / 2)
+    assert abs(roc_auc(y, scores, multi_class="ovo") - np.mean(pairs)) <= 1e-12
+
+
+def test_one_vs_rest_per_class_aucs_are_binary_aucs_of_the_columns():
+    y, scores, w = _matrix_case(seed=7, k=4, weighted=True)
+    per_class = roc_auc(y, scores, multi_class="ovr", average=None, sample_weight=w)
+    for k, label in enumerate(np.unique(y)):
+        assert per_class[k] == roc_auc(y == label, scores[:, k], sample_weight=w)
+    support = np.array([w[y == label].sum() for label in np.unique(y)])
+    weighted = roc_auc(y, scores, multi_class="ovr", average="weighted", sample_weight=w)
+    assert weighted == pytest.approx(np.dot(per_class, support) / support.sum(), abs=1e-15)
+
+
+def test_multiclass_auc_of_small_exact_example():
+    # Three rows per class; each column ranks its own class as written (exact fractions by hand).
+    y = np.array([0, 0, 1, 1, 2, 2])
+    scores = np.array([[0.6, 0.3, 0.1], [0.4, 0.4, 0.2], [0.3, 0.5, 0.2],
+                       [0.5, 0.2, 0.3], [0.2, 0.3, 0.5], [0.1, 0.6, 0.3]])
+    # Column 0, class 0 against the rest: 0.6 beats 4, 0.4 beats 3 of 4 -> 7/8.
+    # Column 1: 0.5 and 0.2 against 0.3, 0.4, 0.3, 0.6: 3 + 0 of 8 -> 3/8.
+    # Column 2: 0.5, 0.3 against 0.1, 0.2, 0.2, 0.3: 4 + 3.5 -> 7.5/8.
+    per_class = roc_auc(y, scores, multi_class="ovr", average=None)
+    assert [Fraction(v).limit_denominator(64) for v in per_class] == [Fraction(7, 8), Fraction(3, 8),
+                                                                       Fraction(15, 16)]
+    assert roc_auc(y, scores, multi_class="ovr") == pytest.approx(float(Fraction(35, 48)), abs=1e-15)
+    assert roc_auc(y, scores, multi_class="ovr") == pytest.approx(
+        skm.roc_auc_score(y, scores, multi_class="ovr"), abs=1e-15)
+    assert roc_auc(y, scores, multi_class="ovo") == pytest.approx(
+        skm.roc_auc_score(y, scores, multi_class="ovo"), abs=1e-15)
+
+
+def test_labels_name_the_columns_in_any_order():
+    y, scores, w = _matrix_case(seed=8, k=4, strings=True, tenths=False)
+    classes = np.unique(y)
+    order = np.array([2, 0, 3, 1])
+    for multi_class in ("ovr", "ovo"):
+        weights = w if multi_class == "ovr" else None
+        expected = roc_auc(y, scores, multi_class=multi_class, sample_weight=weights)
+        permuted = roc_auc(y, scores[:, order], multi_class=multi_class, labels=classes[order],
+                           sample_weight=weights)
+        assert permuted == pytest.approx(expected, abs=1e-15)
+    # scikit-learn takes sorted labels only, and agrees on them.
+    assert roc_auc(y, scores, multi_class="ovr", labels=classes) == pytest.approx(
+        skm.roc_auc_score(y, scores, multi_class="ovr", labels=classes), abs=1e-15)
+
+
+def test_a_listed_class_absent_from_y_true():
+    y, scores, _ = _matrix_case(seed=9, k=3)
+    y = np.where(y == 20, 10, y)  # class 20 disappears; its column stays
+    labels = np.array([0, 10, 20])
+    with pytest.warns(UndefinedMetricWarning, match="class 20 has no rows in y_true"):
+        per_class = roc_auc(y, scores, multi_class="ovr", average=None, labels=labels)
+    assert np.isnan(per_class[2]) and np.all(np.isfinite(per_class[:2]))
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(roc_auc(y, scores, multi_class="ovr", labels=labels))
+    # One against one leaves the absent class out, as scikit-learn does.
+    assert roc_auc(y, scores, multi_class="ovo", labels=labels) == pytest.approx(
+        skm.roc_auc_score(y, scores, multi_class="ovo", labels=labels), abs=1e-12)
+
+
+def test_scores_need_not_sum_to_one():
+    # scikit-learn refuses rows that do not sum to 1; only each column's order counts here.
+    y, scores, _ = _matrix_case(seed=10, k=3, tenths=False)
+    stretched = np.exp(3 * scores) * np.array([1.0, 7.0, 0.2])  # increasing in every column
+    with pytest.raises(ValueError, match="sum up to 1"):
+        skm.roc_auc_score(y, stretched, multi_class="ovr")
+    for multi_class in ("ovr", "ovo"):
+        assert roc_auc(y, stretched, multi_class=multi_class) == pytest.approx(
+            roc_auc(y, scores, multi_class=multi_class), abs=1e-15)
+
+
+def test_integer_score_matrices_beyond_2_to_53_keep_their_order():
+    y = np.array([0, 0, 1, 1, 2, 2])
+    base = 2**60
+    scores = np.array([[base + 5, base, base], [base + 1, base + 2, base], [base, base + 3, base],
+                       [base + 2, base + 1, base + 4], [base, base + 1, base + 6], [base + 3, base, base + 5]],
+                      dtype=np.int64)
+    as_ranks = scores - base  # the same order in small integers
+    for multi_class in ("ovr", "ovo"):
+        assert roc_auc(y, scores, multi_class=multi_class) == roc_auc(y, as_ranks, multi_class=multi_class)
+    assert average_precision(y, scores) == average_precision(y, as_ranks)
+
+
+@pytest.mark.parametrize(("options", "error", "message"), [
+    (dict(), ValueError, r"y_score has shape \(300, 3\): pass a 1-D array .* multi_class="),
+    (dict(multi_class="raise"), ValueError, "multi_class must be one of 'ovr', 'ovo'"),
+    (dict(multi_class="ovr", average="samples"), ValueError, "average must be one of"),
+    (dict(multi_class="ovo", average="micro"), ValueError, "average must be one of 'macro', 'weighted'"),
+    (dict(multi_class="ovo", average=None), ValueError, "average must be one of 'macro', 'weighted'"),
+    (dict(multi_class="ovo", sample_weight=np.ones(300)), ValueError, "sample_weight is not supported"),
+    (dict(multi_class="ovr", max_fpr=0.1), ValueError, "max_fpr .* two classes only"),
+    (dict(multi_class="ovr", pos_label=1), ValueError, "pos_label applies to two classes"),
+    (dict(multi_class="ovr", labels=[0, 1]), ValueError, "labels has 2 entries but y_score has 3 columns"),
+    (dict(multi_class="ovr", labels=[0, 1, 1]), ValueError, "labels contains duplicates"),
+    (dict(multi_class="ovr", labels=[0, 1, 3]), ValueError, "y_true holds labels that are not in labels"),
+    (dict(multi_class="ovr", labels=["a", "b", "c"]), TypeError, "y_true holds numbers and labels holds strings"),
+])
+def test_bad_multiclass_options_are_refused(options, error, message):
+    rng = np.random.default_rng(0)
+    y = np.arange(300) % 3
+    with pytest.raises(error, match=message):
+        roc_auc(y, rng.dirichlet(np.ones(3), 300), **options)
+
+
+@pytest.mark.parametrize(("y", "scores", "error", "message"), [
+    (np.arange(9) % 3, np.full((9, 3), np.nan), ValueError, "y_score contains 27 NaN or infinite"),
+    (np.arange(9) % 3, np.ones((8, 3)), ValueError, "inconsistent lengths: y_true has 9, y_score has 8"),
+    (np.arange(9) % 3, np.ones((9, 4)), ValueError, "y_true has 3 classes .* but y_score has 4 columns"),
+    (np.arange(9) % 3, np.ones((9, 3, 1)), ValueError, "y_score must be a 2-D array"),
+    (np.arange(9) % 3, np.full((9, 3), "0.5"), TypeError, "y_score must contain numbers"),
+    (np.arange(9) % 3 + 0.5, np.ones((9, 3)), ValueError, "y_true must hold class labels"),
+])
+def test_bad_score_matrices_are_refused(y, scores, error, message):
+    for call in (lambda: roc_auc(y, scores, multi_class="ovr"), lambda: roc_auc(y, scores, multi_class="ovo"),
+                 lambda: average_precision(y, scores)):
+        with pytest.raises(error, match=message):
+            call()
+
+
+@pytest.mark.parametrize("case", MATRIX_CASES)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_average_precision_of_a_matrix_matches_sklearn(case, average):
+    y, scores, w = _matrix_case(**case)
+    assert_close(average_precision(y, scores, average=average, sample_weight=w),
+                 skm.average_precision_score(y, scores, average=average, sample_weight=w))
+
+
+def test_average_precision_of_a_matrix_is_the_binarised_one():
+    from sklearn.preprocessing import label_binarize
+
+    y, scores, w = _matrix_case(seed=11, k=4, weighted=True)
+    per_class = average_precision(y, scores, average=None, sample_weight=w)
+    binarised = label_binarize(y, classes=np.unique(y))
+    for k in range(4):
+        assert per_class[k] == average_precision(binarised[:, k], scores[:, k], sample_weight=w)
+    micro = average_precision(binarised.ravel(), scores.ravel(), sample_weight=np.repeat(w, 4))
+    assert average_precision(y, scores, average="micro", sample_weight=w) == pytest.approx(micro, abs=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# part of the ROC curve: the standardised partial AUC
+# ---------------------------------------------------------------------------
+
+def test_partial_auc_of_the_worked_example():
+    # Up to FPR 1/4 the staircase encloses 1/8 x 1/4 + 1/8 x 1/2 = 3/32; chance 1/32, at most 1/4:
+    # (1 + (3/32 - 1/32) / (8/32 - 1/32)) / 2 = 9/14.
+    assert roc_auc(Y, S, max_fpr=0.25) == pytest.approx(9 / 14, abs=1e-15)
+    assert roc_auc(Y, S, max_fpr=0.25) == pytest.approx(skm.roc_auc_score(Y, S, max_fpr=0.25), abs=1e-15)
+    # Between the points of 0.125 and 0.25 (height 0.5): the cut at 0.2 is linear.
+    area = 0.125 * 0.25 + 0.075 * 0.5
+    assert roc_auc(Y, S, max_fpr=0.2) == pytest.approx(0.5 * (1 + (area - 0.02) / (0.2 - 0.02)), abs=1e-15)
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("max_fpr", [0.001, 0.05, 0.125, 0.3, 0.99, 1.0])
+def test_partial_auc_matches_sklearn(case, max_fpr):
+    y, s, w, kw = _random_case(**case)
+    positive = y == kw["pos_label"] if kw else y
+    expected = skm.roc_auc_score(positive, s, sample_weight=w, max_fpr=max_fpr)
+    assert abs(roc_auc(y, s, sample_weight=w, max_fpr=max_fpr, **kw) - expected) <= 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.lists(st.integers(0, 1), min_size=4, max_size=40), levels=st.integers(1, 8),
+       max_fpr=st.floats(0.01, 1.0), seed=st.integers(0, 2**16))
+def test_mcclish_maps_chance_to_one_half_and_perfection_to_one(labels, levels, max_fpr, seed):
+    y = np.array(labels)
+    y[:2] = 1, 0
+    rng = np.random.default_rng(seed)
+    # A constant score is the chance diagonal: exactly one half.
+    assert roc_auc(y, np.zeros(len(y)), max_fpr=max_fpr) == pytest.approx(0.5, abs=1e-12)
+    # Perfect separation: every positive above every negative.
+    assert roc_auc(y, y + 0.0, max_fpr=max_fpr) == pytest.approx(1.0, abs=1e-12)
+    # Any ranking: between the reversed one and 1, and the whole AUC at max_fpr = 1.
+    s = np.round(rng.integers(0, levels, len(y)) + 0.0, 1)
+    low = 0.5 * (1 - (max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2)) if max_fpr < 1 else 0.0
+    assert low - 1e-12 <= roc_auc(y, s, max_fpr=max_fpr) <= 1 + 1e-12
+    assert roc_auc(y, s, max_fpr=1.0) == roc_auc(y, s)
+
+
+@pytest.mark.parametrize(("max_fpr", "error"), [(0.0, ValueError), (-0.1, ValueError), (1.5, ValueError),
+                                                 (np.nan, ValueError), ("0.1", TypeError), (True, TypeError)])
+def test_bad_max_fpr_is_refused(max_fpr, error):
+    with pytest.raises(error, match="^max_fpr "):
+        roc_auc(Y, S, max_fpr=max_fpr)
+
+
+def test_partial_auc_of_one_class_is_nan_with_a_warning():
+    with pytest.warns(UndefinedMetricWarning, match="partial ROC AUC"):
+        assert np.isnan(roc_auc(np.zeros(12, dtype=int), S, max_fpr=0.3))
+
+
+# ---------------------------------------------------------------------------
+# the DET curve
+# ---------------------------------------------------------------------------
+
+def test_det_curve_of_the_worked_example():
+    curve = curves.det_curve(Y, S)
+    # From 0.40 (every faulty unit flagged) up to 0.95 (no working unit flagged).
+    assert curve.thresholds.tolist() == [0.40, 0.55, 0.65, 0.70, 0.80, 0.85, 0.95]
+    assert curve.false_positive_rate.tolist() == [0.5, 0.375, 0.25, 0.25, 0.125, 0.125, 0.0]
+    assert curve.false_negative_rate.tolist() == [0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 0.75]
+    # Its points are the ROC curve's, with FNR = 1 - TPR, read the other way.
+    roc = roc_curve(Y, S)
+    inside = np.isin(roc.thresholds, curve.thresholds)
+    assert_close(curve.false_negative_rate[::-1], 1 - roc.true_positive_rate[inside])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_det_curve_matches_sklearn(case):
+    y, s, w, kw = _random_case(**case)
+    ours = curves.det_curve(y, s, sample_weight=w, **kw)
+    fpr, fnr, thresholds = skm.det_curve(y, s, sample_weight=w, **kw)
+    assert np.array_equal(ours.thresholds, thresholds)
+    assert_close(ours.false_positive_rate, fpr)
+    assert_close(ours.false_negative_rate, fnr)
+
+
+def test_det_curve_starts_at_infinity_when_the_top_score_is_a_negative():
+    curve = curves.det_curve([0, 1, 0, 1], [0.9, 0.8, 0.3, 0.2])
+    fpr, fnr, thresholds = skm.det_curve([0, 1, 0, 1], [0.9, 0.8, 0.3, 0.2])
+    assert curve.thresholds[-1] == np.inf and np.array_equal(curve.thresholds, thresholds)
+    assert_close(curve.false_positive_rate, fpr)
+    assert_close(curve.false_negative_rate, fnr)
+
+
+def test_det_curve_of_one_class_has_nan_rates_and_warns():
+    with pytest.warns(UndefinedMetricWarning, match="false negative rate"):
+        curve = curves.det_curve(np.zeros(12, dtype=int), S)
+    assert np.all(np.isnan(curve.false_negative_rate))
+
+
+# ---------------------------------------------------------------------------
+# other definitions of average precision
+# ---------------------------------------------------------------------------
+
+def test_average_precision_methods_on_the_worked_example():
+    # Precisions where recall rises: 1, 2/3, 3/5, 1/2, already non-increasing, so the
+    # interpolation changes nothing. 11 levels: 0, .1, .2 -> 1; .3, .4, .5 -> 2/3; .6, .7 -> 3/5;
+    # .8, .9, 1 -> 1/2, a sum of 7.7. 101 levels: 26 x 1 + 25 x (2/3 + 3/5 + 1/2) = 421/6.
+    assert average_precision(Y, S, method="step") == pytest.approx(83 / 120, abs=1e-15)
+    assert average_precision(Y, S, method="interpolated") == pytest.approx(83 / 120, abs=1e-15)
+    assert average_precision(Y, S, method="11-point") == pytest.approx(7 / 10, abs=1e-15)
+    assert average_precision(Y, S, method="101-point") == pytest.approx(421 / 606, abs=1e-15)
+
+
+def test_interpolation_raises_a_precision_that_a_later_rise_beats():
+    # Hits at ranks 1, 4 and 5: precisions 1, 1/2, 3/5; interpolated 1, 3/5, 3/5.
+    y, s = np.array([1, 0, 0, 1, 1]), np.array([5.0, 4, 3, 2, 1])
+    assert average_precision(y, s) == pytest.approx(float((1 + Fraction(1, 2) + Fraction(3, 5)) / 3), abs=1e-15)
+    assert average_precision(y, s, method="interpolated") == pytest.approx(
+        float((1 + Fraction(3, 5) + Fraction(3, 5)) / 3), abs=1e-15)
+
+
+@settings(max_examples=80, deadline=None)
+@given(labels=st.lists(st.integers(0, 1), min_size=2, max_size=40), levels=st.integers(1, 10),
+       seed=st.integers(0, 2**16))
+def test_interpolated_ap_is_never_below_the_step_sum(labels, levels, seed):
+    y = np.array(labels)
+    y[0] = 1
+    s = np.random.default_rng(seed).integers(0, levels, len(y)) + 0.0
+    step = average_precision(y, s)
+    interpolated = average_precision(y, s, method="interpolated")
+    assert step <= interpolated + 1e-12
+    for method in ("11-point", "101-point"):
+        assert 0 <= average_precision(y, s, method=method) <= 1
+
+
+def _voc_ap(recall, precision, use_07_metric):
+    """The PASCAL VOC evaluation code's voc_ap, transcribed (rows one at a time, no tie groups)."""
+    if use_07_metric:
+        ap = 0.0
+        for t in np.arange(0.0, 1.1, 0.1):
+            p = 0 if np.sum(recall >= t) == 0 else np.max(precision[recall >= t])
+            ap = ap + p / 11.0
+        return ap
+    mrec = np.concatenate(([0.0], recall, [1.0]))
+    mpre = np.concatenate(([0.0], precision, [0.0]))
+    for i in range(mpre.size - 1, 0, -1):
+        mpre[i - 1] = np.maximum(mpre[i - 1], mpre[i])
+    i = np.where(mrec[1:] != mrec[:-1])[0]
+    return np.sum((mrec[i + 1] - mrec[i]) * mpre[i + 1])
+
+
+def _coco_ap(recall, precision):
+    """COCO's accumulate() for one category, transcribed: 101 recall thresholds."""
+    rec_thrs = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
+    pr = precision.tolist()
+    q = np.zeros(len(rec_thrs)).tolist()
+    for i in range(len(pr) - 1, 0, -1):
+        if pr[i] > pr[i - 1]:
+            pr[i - 1] = pr[i]
+    inds = np.searchsorted(recall, rec_thrs, side="left")
+    try:
+        for ri, pi in enumerate(inds):
+            q[ri] = pr[pi]
+    except IndexError:
+        pass
+    return float(np.mean(q))
+
+
+def _ranked(seed, n_positive, n=200):
+    """Continuous scores (no ties) with a prime number of positives: no recall is a tenth
+    or a hundredth other than 0 and 1, so the reference codes' float levels do not matter."""
+    rng = np.random.default_rng(seed)
+    y = np.zeros(n, dtype=int)
+    y[rng.choice(n, n_positive, replace=False)] = 1
+    s = rng.normal(size=n) + 1.2 * y
+    order = np.argsort(-s)
+    hits = np.cumsum(y[order])
+    return y, s, hits / n_positive, hits / np.arange(1, n + 1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ap_methods_match_the_voc_and_coco_code(seed):
+    y, s, recall, precision = _ranked(seed, n_positive=37)
+    assert average_precision(y, s, method="interpolated") == pytest.approx(
+        _voc_ap(recall, precision, use_07_metric=False), abs=1e-12)
+    assert average_precision(y, s, method="11-point") == pytest.approx(
+        _voc_ap(recall, precision, use_07_metric=True), abs=1e-12)
+    assert average_precision(y, s, method="101-point") == pytest.approx(_coco_ap(recall, precision), abs=1e-12)
+
+
+def test_the_voc_transcription_misses_a_recall_of_exactly_three_tenths():
+    # np.arange(0, 1.1, 0.1)[3] is 0.30000000000000004, above a recall of exactly 3/10.
+    assert np.arange(0.0, 1.1, 0.1)[3] > 0.3
+    y = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1])  # ten positives
+    s = -np.arange(len(y), dtype=float)
+    order = np.argsort(-s)
+    hits = np.cumsum(y[order])
+    recall, precision = hits / 10, hits / np.arange(1, len(y) + 1)
+    ours = average_precision(y, s, method="11-point")
+    voc = _voc_ap(recall, precision, use_07_metric=True)
+    # At the level 3/10 the three top hits give precision 1; the transcription reads the
+    # best precision at recall 4/10 or beyond, 10/18 once everything is flagged.
+    assert ours - voc == pytest.approx(float((1 - Fraction(10, 18)) / 11), abs=1e-12)
+
+
+def test_bad_method_is_refused():
+    with pytest.raises(ValueError, match="method must be one of 'step', 'interpolated', '11-point', '101-point'"):
+        average_precision(Y, S, method="voc")
+    with pytest.raises(ValueError, match="method"):
+        average_precision(Y, S, method=None)

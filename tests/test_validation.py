@@ -916,6 +916,86 @@ def test_normal_cdf_refuses_what_is_not_real_numbers(bad, error):
         em.normal_cdf(bad)
 
 
+# ---------------------------------------------------------------------------
+# score matrices: one column per class
+# ---------------------------------------------------------------------------
+
+Y3 = np.array([0, 1, 2, 0, 1, 2, 0, 1])
+MATRIX = np.array([[0.6, 0.3, 0.1], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1],
+                   [0.3, 0.4, 0.3], [0.2, 0.2, 0.6], [0.4, 0.4, 0.2], [0.3, 0.6, 0.1]])
+
+MATRIX_METRICS = [  # (y_true, y_score of shape (n, n_classes))
+    ("roc_auc_ovr", partial(em.roc_auc, multi_class="ovr")),
+    ("roc_auc_ovo", partial(em.roc_auc, multi_class="ovo")),
+    ("average_precision", em.average_precision),
+    ("top_k_accuracy", em.top_k_accuracy),
+]
+
+
+def bad_matrices(matrix):
+    """Generated (error, bad matrix) pairs."""
+    @st.composite
+    def with_non_finite(draw):
+        bad = matrix.copy()
+        bad[draw(st.integers(0, len(matrix) - 1)), draw(st.integers(0, matrix.shape[1] - 1))] = draw(
+            st.sampled_from([np.nan, np.inf, -np.inf]))
+        return ValueError, bad
+
+    masks = st.lists(st.booleans(), min_size=matrix.size, max_size=matrix.size).filter(any)
+    return st.one_of(
+        masks.map(lambda mask: (ValueError, np.ma.masked_array(matrix, mask=np.reshape(mask, matrix.shape)))),
+        with_non_finite(),
+        st.sampled_from([(TypeError, matrix.astype(str)), (TypeError, matrix + 0j),
+                         (ValueError, matrix[:, :, None]), (ValueError, matrix[:0])]))
+
+
+@pytest.mark.parametrize(("where", "call"), MATRIX_METRICS, ids=[n for n, _ in MATRIX_METRICS])
+@generated
+@given(data=st.data())
+def test_bad_labels_are_refused_with_a_score_matrix(where, call, data):
+    error, bad = data.draw(bad_labels(Y3))
+    with pytest.raises(error, match=r"\by_true\b"):
+        call(bad, MATRIX)
+
+
+@pytest.mark.parametrize(("where", "call"), MATRIX_METRICS, ids=[n for n, _ in MATRIX_METRICS])
+@generated
+@given(data=st.data())
+def test_bad_score_matrices_are_refused_naming_y_score(where, call, data):
+    error, bad = data.draw(bad_matrices(MATRIX))
+    with pytest.raises(error, match=r"\by_score\b"):
+        call(Y3, bad)
+
+
+@pytest.mark.parametrize("bad", [None, set(MATRIX[:, 0].tolist()), "scores"], ids=["None", "set", "str"])
+def test_containers_are_refused_where_a_score_matrix_is_asked_for(bad):
+    # multi_class asks for a matrix: what has no shape is refused as one (not read as
+    # binary scores, which would blame the three classes of y_true).
+    for call in (partial(em.roc_auc, multi_class="ovr"), em.top_k_accuracy):
+        with pytest.raises(TypeError, match=r"^y_score "):
+            call(Y3, bad)
+
+
+@pytest.mark.parametrize(("where", "call"), MATRIX_METRICS, ids=[n for n, _ in MATRIX_METRICS])
+def test_score_matrices_of_the_wrong_size_are_refused(where, call):
+    with pytest.raises(ValueError, match="inconsistent lengths: y_true has 7, y_score has 8"):
+        call(Y3[:-1], MATRIX)
+    with pytest.raises(ValueError, match="y_true has 3 classes .* but y_score has 4 columns"):
+        call(Y3, np.c_[MATRIX, MATRIX[:, :1]])
+    message = "sample_weight is not supported" if where == "roc_auc_ovo" else "sample_weight has 7 entries, expected 8"
+    with pytest.raises(ValueError, match=message):
+        call(Y3, MATRIX, sample_weight=np.ones(7))
+
+
+@pytest.mark.parametrize(("where", "call"), MATRIX_METRICS, ids=[n for n, _ in MATRIX_METRICS])
+@generated
+@given(spelling=st.sampled_from(["object", "float", "list", "strings"]))
+def test_score_matrices_take_every_spelling_of_the_labels(where, call, spelling):
+    other = {"object": Y3.astype(object), "float": Y3.astype(float), "list": Y3.tolist(),
+             "strings": np.array(["a", "b", "c"])[Y3]}[spelling]
+    assert_same(call(other, MATRIX.tolist()), call(Y3, MATRIX), tol=0)
+
+
 def test_every_public_function_of_arrays_is_attacked():
     # A new function of label or number arrays must join a registry of test_common
     # or a table of this file; the functions of matrices and counts are named here.
@@ -926,9 +1006,10 @@ def test_every_public_function_of_arrays_is_attacked():
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({variant_of(m.name) for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
-                | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
+                | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {n for n, _ in MATRIX_METRICS}
+                | {"stratified_k_fold"})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
-                   em.intervals, em.recalibration, em.rates, em.curves, em.calibration):
+                   em.intervals, em.recalibration, em.rates, em.curves, em.budgets, em.calibration):
         for name in module.__all__:
             obj = getattr(module, name)
             if callable(obj) and not isinstance(obj, type) and name not in not_arrays | {

@@ -39,3 +39,4 @@ from .curves import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
+from .budgets import *  # noqa: F401,F403

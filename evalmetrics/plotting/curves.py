@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
 
 __all__ = [
     "plot_cost_curve",
+    "plot_det_curve",
     "plot_iso_cost_lines",
     "plot_precision_recall_curve",
     "plot_roc_and_precision_recall",
@@ -283,8 +284,8 @@ def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = Non
     --------
     >>> from evalmetrics.worked_example import twelve_units
     >>> units = twelve_units()
-    >>> fig = plot_cost_curve(units.y_true, units.y_score,
-    ...                       false_positive_cost=1, false_negative_cost=10)
+    >>> costs = dict(false_positive_cost=1, false_negative_cost=10)
+    >>> fig = plot_cost_curve(units.y_true, units.y_score, **costs)
     >>> fig.axes[0].get_xlabel()
     'Threshold (flag scores at least this)'
     """
@@ -394,3 +395,78 @@ def _prevalence(y_true, pos_label, sample_weight):
     if weights is None:
         return float(np.mean(is_positive))
     return float(weights[is_positive].sum() / weights.sum())
+
+
+# Error rates labelled on the normal-deviate axes of a DET plot.
+_DET_TICKS = (0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
+
+
+def plot_det_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
+                   binormal=None, limits=(0.001, 0.999), title=None):
+    """The DET curve: false negative against false positive rate, on normal-deviate axes.
+
+    Each axis shows the normal quantile of its rate, labelled in percent,
+    so small error rates are spread out and normally distributed scores
+    give straight lines: with negatives N(0, 1) and positives
+    N(mean, sd**2), ``Phi^-1(FNR) = -(mean + Phi^-1(FPR)) / sd``, a line of
+    slope ``-1 / sd``.  Points whose rate is 0 or 1 lie at infinity and are
+    left out.
+
+    Parameters
+    ----------
+    y_true, y_score : array_like of shape (n,)
+    ax : matplotlib Axes, optional
+        Draw here (another curve on the same axes gets the next colour).
+    pos_label, sample_weight : optional
+        As in :func:`evalmetrics.curves.det_curve`.
+    label : str, optional
+        Legend entry.
+    color : colour, optional
+    binormal : (mean, sd), optional
+        Also draw the exact DET line of binormal scores, dashed in the same colour.
+    limits : (float, float), default (0.001, 0.999)
+        The smallest and largest error rates shown on both axes.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> fig = plot_det_curve(units.y_true, units.y_score)
+    >>> fig.axes[0].get_xlabel()
+    'False positive rate (normal deviate scale)'
+    """
+    from .._kernels.normal import quantile
+    from ..curves import det_curve
+
+    deviate = np.vectorize(quantile, otypes=[float])
+    fig, ax = new_axes(ax)
+    colour = _next_colour(ax, "evalmetrics-det-curve", color)
+    curve = det_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    inside = ((curve.false_positive_rate > 0) & (curve.false_positive_rate < 1)
+              & (curve.false_negative_rate > 0) & (curve.false_negative_rate < 1))
+    ax.plot(deviate(curve.false_positive_rate[inside]), deviate(curve.false_negative_rate[inside]),
+            color=colour, linewidth=1.8, gid="evalmetrics-det-curve", label=label,
+            marker="o" if np.count_nonzero(inside) <= 60 else None, markersize=3.5)
+    low, high = deviate(limits[0]), deviate(limits[1])
+    if binormal is not None:
+        mean, sd = binormal
+        x = np.linspace(low, high, 200)
+        ax.plot(x, -(mean + x) / sd, color=colour, linestyle="--", linewidth=1.0,
+                label=f"exact binormal, mean {mean:g}, sd {sd:g}")
+    ticks = [t for t in _DET_TICKS if limits[0] <= t <= limits[1]]
+    shown = [f"{100 * t:g}" for t in ticks]
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_ticks(deviate(ticks), shown)
+    ax.set_xlim(low, high)
+    ax.set_ylim(low, high)
+    ax.set_aspect("equal")
+    finish(ax, xlabel="False positive rate (normal deviate scale)",
+           ylabel="False negative rate (normal deviate scale)", title=title, legend=False)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
+    return fig

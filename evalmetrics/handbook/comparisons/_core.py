@@ -46,6 +46,9 @@ NO_COUNTERPART = {
     "bayes_threshold": "a formula, cFP / (cFP + cFN)",
     "iso_cost_slope": "a formula, cFP (1 − π) / (cFN π)",
     "best_constant(metric=\"mse\")": "the (weighted) mean",
+    "average_precision(method=\"interpolated\", \"11-point\", \"101-point\")":
+        "scikit-learn computes only the step sum; the tests compare these with transcriptions of the "
+        "PASCAL VOC and COCO evaluation code",
     "breast_cancer": "a wrapper of sklearn.datasets.load_breast_cancer",
     "binormal_scores": "synthetic data", "clustered_answers": "synthetic data",
     "binormal_curve": "a formula, 1 − Φ(t) and 1 − Φ((t − mean) / sd)",

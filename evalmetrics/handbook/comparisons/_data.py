@@ -47,6 +47,7 @@ class BinarySet:
 _BINARY_DATA = "6 binary sets: 0/1, ±1, strings; tied scores; weights with zeros"
 _CLASSES_DATA = "6 sets of 2, 3, 5 classes (ints, strings), half weighted"
 _REGRESSION_DATA = "2 sets of tied positive targets, one weighted"
+_MATRIX_DATA = "4 sets of 3 and 5 classes (ints, strings), probabilities in tenths (ties), half weighted"
 
 
 def binary_sets(rng, n):
@@ -102,6 +103,22 @@ def _class_sets(rng, n, sizes=(2, 3, 5)):
             codes[:k] = np.arange(k)
             guess = np.where(rng.random(n) < 0.6, codes, rng.integers(0, k, n))
             sets.append((names[codes], names[guess], np.round(rng.uniform(0, 3, n), 1) if weighted else None))
+    return sets
+
+
+def _score_matrix_sets(rng, n, sizes=(3, 5)):
+    """(y_true, y_score, sample_weight) triples: every class occurs in y_true, and each
+    row of y_score is probabilities in tenths (heavy ties, rows summing to 1, as
+    scikit-learn's multiclass AUC requires), leaning towards the row's class."""
+    sets = []
+    for k in sizes:
+        names = np.arange(k) if k != 5 else np.array(["a", "b", "c", "d", "e"])
+        for weighted in (False, True):
+            codes = rng.integers(0, k, n)
+            codes[:k] = np.arange(k)
+            lean = 0.5 * rng.dirichlet(np.ones(k), n) + 0.5 * np.eye(k)[codes] * rng.random((n, 1))
+            counts = np.array([rng.multinomial(10, row / row.sum()) for row in lean])
+            sets.append((names[codes], counts / 10.0, np.round(rng.uniform(0, 3, n), 1) if weighted else None))
     return sets
 
 

@@ -2,7 +2,10 @@
 
 :func:`three_class_run` (the section "Three classes" of
 ``book/in-practice.md``): out-of-fold Gaussian naive Bayes predictions on
-three classes, and what giving up the rare class does to each summary.
+three classes, and what giving up the rare class does to each summary.  Its
+out-of-fold probabilities are the score matrix of the sections on several
+classes in ``book/roc-auc.md``, ``book/precision-recall.md`` and
+``book/costs.md``.
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ class ThreeClassRun:
     without_rare: ClassRun
     y_true: np.ndarray = field(repr=False, compare=False)
     seed: int | None = None
+    #: Out-of-fold posterior probabilities, one column per class (rows sum to 1): the scores
+    #: the rankings of several classes read (``roc_auc(..., multi_class=...)``).
+    y_prob: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def _naive_bayes_log_joint(X_train, y_train, X_test, n_classes):
@@ -130,4 +136,11 @@ def three_class_run(*, sizes=(1500, 400, 100), n_splits=5, separation=1.35, seed
         sizes=tuple(int(s) for s in sizes), rare_class=rare,
         all_classes=_class_run(y, np.argmax(log_joint, axis=1), n_classes, rare),
         without_rare=_class_run(y, forbidden_pred, n_classes, rare), y_true=y, seed=seed,
+        y_prob=_posterior(log_joint),
     )
+
+
+def _posterior(log_joint):
+    """Each row's probabilities from its log joint densities (the largest subtracted first)."""
+    shifted = np.exp(log_joint - log_joint.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
