@@ -38,14 +38,15 @@ SOLUTIONS ?=
 # a4 or letter; empty: the book's own (latex_elements.papersize in _config.yml).
 PAPER  ?=
 
-# Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium.
+# Debian's TeX (minimal set: no texlive-fonts-extra), PDF text tools, Chromium; xeCJK
+# (texlive-lang-chinese) and Noto CJK (fonts-noto-cjk) for the Chinese of the glossary
+# in every PDF and for the Chinese edition's PDF.
 TEX_PACKAGES := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-                texlive-xetex latexmk fonts-freefont-otf poppler-utils
-# xeCJK (texlive-lang-chinese) and Noto CJK (fonts-noto-cjk): the Chinese edition's PDF.
-CJK_PACKAGES := texlive-lang-chinese fonts-noto-cjk
+                texlive-xetex latexmk fonts-freefont-otf poppler-utils \
+                texlive-lang-chinese fonts-noto-cjk
 BROWSER_PACKAGES := chromium
 
-.PHONY: venv test book translations pdf handout system tex tex-cjk browser expected-outputs clean lock test-newest lint
+.PHONY: venv test book translations pdf handout system tex browser expected-outputs clean lock test-newest lint
 
 # Every Python package at the version constraints.txt names (the lock), so a course
 # that builds its handouts in week 1 and week 12 gets the same numbers and figures.
@@ -98,7 +99,7 @@ translations: $(STAMP)
 LANGUAGE ?= en
 PDF_NAME := evalmetrics$(if $(filter no,$(SOLUTIONS)),-student)
 ifneq ($(LANGUAGE),en)
-pdf: $(STAMP) tex tex-cjk
+pdf: $(STAMP) tex
 	$(LOCK) $(BIN)/python tools/translations.py pdf $(LANGUAGE)
 else
 pdf: $(STAMP) tex
@@ -119,9 +120,6 @@ handout: $(STAMP) tex
 # instead when not root.
 tex:
 	@$(PYTHON) tools/system.py tex $(TEX_PACKAGES)
-
-tex-cjk:
-	@$(PYTHON) tools/system.py tex $(CJK_PACKAGES)
 
 browser:
 	@$(PYTHON) tools/system.py browser $(BROWSER_PACKAGES)

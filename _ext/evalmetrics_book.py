@@ -75,6 +75,7 @@ from pybtex.plugin import register_plugin as register_pybtex_plugin
 from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.unsrt import Style as UnsrtStyle
 from pybtex.style.formatting.unsrt import pages as entry_pages
+from pybtex.style.sorting import BaseSortingStyle
 from pybtex.style.template import field, first_of, join, names, optional, optional_field, sentence, tag, words
 from sphinx.util import logging
 from sphinx.util.fileutil import copy_asset
@@ -112,10 +113,10 @@ class AuthorYearEntryStyle(UnsrtStyle):
     pybtex's ``unsrt`` templates for the entry types of ``book/references.bib``, with
     the year moved from the end to just after the authors, and the ``annote`` field
     (what the book reads the work for) as a closing sentence in italics.  Entries are
-    sorted by authors, year and title, as the notebooks sort them.
+    sorted as the text cites them (:class:`CitedOrder`), as the notebooks sort them.
     """
 
-    default_sorting_style = "author_year_title"
+    default_sorting_style = "cited_author_year"
     # Hidden on the website and in the PDF (the entry itself starts with the citation).
     default_label_style = "alpha"
     # The entry types the templates below cover; tests/test_book_config.py checks the .bib.
@@ -175,10 +176,24 @@ class AuthorYearEntryStyle(UnsrtStyle):
         ]
 
 
+class CitedOrder(BaseSortingStyle):
+    """Entries by the authors as a citation names them ("Everingham et al."), then year and
+    title: two works of one first author with different co-authors stand in the order of
+    their years, as in the notebooks' reference lists (tools/notebooks.py)."""
+
+    def sorting_key(self, entry):
+        people = entry.persons.get("author") or entry.persons.get("editor") or []
+        lasts = [" ".join(p.prelast_names + p.last_names) for p in people]
+        cited = (lasts[0] if len(lasts) == 1 else " and ".join(lasts) if len(lasts) == 2
+                 else f"{lasts[0]} et al." if lasts else entry.fields.get("organization", entry.key))
+        return cited.lower(), entry.fields.get("year", ""), entry.fields.get("title", "").lower()
+
+
 # Registered on import, before sphinxcontrib-bibtex looks the styles up.
 sphinxcontrib.bibtex.plugin.register_plugin(
     "sphinxcontrib.bibtex.style.referencing", "author_year_round", RoundAuthorYearStyle)
 register_pybtex_plugin("pybtex.style.formatting", "author_year_entries", AuthorYearEntryStyle)
+register_pybtex_plugin("pybtex.style.sorting", "cited_author_year", CitedOrder)
 
 # What the executed outputs depend on besides the code cells' text.
 CACHE_INPUTS = ("evalmetrics/**/*.py", "tools/ipython_startup.py")

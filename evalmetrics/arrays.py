@@ -792,17 +792,10 @@ def score_matrix(values, name="y_score"):
     The same refusals as :func:`real_array` (containers, masked values,
     complex numbers, strings).  A 1-D array is refused: it holds the scores of
     one class, and the caller decides whether that is allowed.  Integer scores
-    beyond 2**53, which float64 would round into false ties, are replaced by
-    their exact ranks over the whole matrix: every metric of a score matrix
-    depends on the scores only through their order, within a column and
-    across the columns of a row.
+    beyond 2**53, which float64 would round into false ties, must first be
+    replaced by their exact ranks
+    (:func:`evalmetrics._kernels.sorting.matrix_ranks`).
     """
-    if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 2 and values.size:
-        from ._kernels.sorting import integer_ranks
-
-        ranks, distinct = integer_ranks(values.ravel())
-        if distinct is not None:
-            values = ranks.reshape(values.shape)
     array = real_array(values, name)
     if array.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array of shape (n, n_classes), got shape {array.shape}")

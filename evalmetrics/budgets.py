@@ -27,8 +27,9 @@ from typing import NamedTuple
 import numpy as np
 
 from . import arrays
-from ._kernels.sorting import integer_ranks, score_table
+from ._kernels.sorting import integer_ranks, matrix_ranks, score_table
 from ._kernels.weights import scale_free
+from ._typing import ArrayLike, Label
 from .arrays import UndefinedMetricWarning
 from .curves import _one_class_warning, _ratio_table
 
@@ -135,7 +136,7 @@ _CURVE = _DATA + """
     sample_weight : array_like of shape (n,), optional
         Non-negative weights; the shares are shares of weight."""
 
-def precision_at_k(y_true, y_score, k, *, pos_label=None):
+def precision_at_k(y_true: ArrayLike, y_score: ArrayLike, k: int, *, pos_label: Label | None = None) -> float:
     """The share of positives among the ``k`` highest scores.
 
     A tied group that holds the ``k``-th place is shared in proportion: if
@@ -166,7 +167,7 @@ def precision_at_k(y_true, y_score, k, *, pos_label=None):
     return hits / (per * k)
 
 
-def recall_at_k(y_true, y_score, k, *, pos_label=None):
+def recall_at_k(y_true: ArrayLike, y_score: ArrayLike, k: int, *, pos_label: Label | None = None) -> float:
     """The share of all positives found among the ``k`` highest scores.
 
     Ties at the ``k``-th place are shared in proportion, as in
@@ -196,7 +197,8 @@ def recall_at_k(y_true, y_score, k, *, pos_label=None):
     return hits / (per * positives)
 
 
-def gain_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def gain_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+               sample_weight: ArrayLike | None = None) -> GainCurve:
     """The cumulative gain curve: share of positives found against share of rows examined.
 
     One point per distinct score, after (0, 0) at the threshold ``inf``;
@@ -231,7 +233,8 @@ def gain_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     return GainCurve(share, gain, np.r_[np.inf, table.thresholds])
 
 
-def lift_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def lift_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+               sample_weight: ArrayLike | None = None) -> LiftCurve:
     """The lift curve: precision over prevalence against share of rows examined.
 
     The lift at a budget is the gain divided by the share flagged: how many
@@ -266,7 +269,8 @@ def lift_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     return LiftCurve(share, lift, table.thresholds.copy())
 
 
-def top_k_accuracy(y_true, y_score, *, k=2, normalize=True, sample_weight=None, labels=None):
+def top_k_accuracy(y_true: ArrayLike, y_score: ArrayLike, *, k: int = 2, normalize: bool = True,
+                   sample_weight: ArrayLike | None = None, labels: ArrayLike | None = None) -> float:
     """The share of cases whose true class is among the ``k`` highest scores of its row.
 
     Equal to ``sklearn.metrics.top_k_accuracy_score`` for a score matrix,
@@ -309,7 +313,7 @@ def top_k_accuracy(y_true, y_score, *, k=2, normalize=True, sample_weight=None, 
     >>> top_k_accuracy(y_true, y_score, k=2)
     1.0
     """
-    scores = arrays.score_matrix(y_score, "y_score")
+    scores = arrays.score_matrix(matrix_ranks(y_score), "y_score")
     columns = arrays.class_columns(y_true, scores.shape[1], labels=labels)
     arrays.same_length(y_true=columns.codes, y_score=scores)
     k = arrays.positive_int(k, "k", maximum=None)

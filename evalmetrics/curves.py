@@ -30,10 +30,9 @@ import numpy as np
 
 from . import arrays
 from . import ranking as _ranking
-from .arrays import UndefinedMetricWarning
 from ._kernels import auc as _auc
 from ._kernels.bootstrap_auc import auc_engine
-from ._kernels.sorting import _EXACT_INTEGERS, integer_ranks, score_table, weighted_score_table
+from ._kernels.sorting import _EXACT_INTEGERS, integer_ranks, matrix_ranks, score_table, weighted_score_table
 from ._kernels.weights import scale_free
 from ._typing import ArrayLike, Label
 from .arrays import UndefinedMetricWarning
@@ -393,7 +392,7 @@ def _matrix_input(y_true, y_score, pos_label, sample_weight, labels=None):
     if pos_label is not None:
         raise ValueError("pos_label applies to two classes and a 1-D y_score; a score matrix has one column "
                          "per class, named by labels")
-    scores = arrays.score_matrix(y_score, "y_score")
+    scores = arrays.score_matrix(matrix_ranks(y_score), "y_score")
     columns = arrays.class_columns(y_true, scores.shape[1], labels=labels)
     arrays.same_length(y_true=columns.codes, y_score=scores)
     weights = scale_free(arrays.sample_weights(sample_weight, len(scores)))
@@ -775,7 +774,8 @@ def recall_at_false_positive_rate(y_true: ArrayLike, y_score: ArrayLike, false_p
     return float(table.recall[rows - 1]) if rows else 0.0
 
 
-def det_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
+def det_curve(y_true: ArrayLike, y_score: ArrayLike, *, pos_label: Label | None = None,
+              sample_weight: ArrayLike | None = None) -> DetCurve:
     """The detection error tradeoff (DET) curve: false negative against false positive rate.
 
     The same arrays as ``sklearn.metrics.det_curve``, in its order

@@ -149,10 +149,12 @@ def test_handout_inputs(tmp_path):
     assert config["only_build_toc_files"] is True  # the chosen pages, not every page found
     # The full book's numbers and titles (_ext/evalmetrics_latex.py): chapter numbers
     # follow _toc.yml through its numbered parts; neither the preface (index) nor the
-    # bibliography has one.
+    # back matter (bibliography, glossary) has one.
     options = config["sphinx"]["config"]
     book = handout.book_numbers()
-    assert list(book) == [page for page in handout.chapters() if page != "bibliography"]
+    assert list(book) == [page for page in handout.chapters() if page not in ("bibliography", "glossary")]
+    # A reference into the glossary, left out as a numbered chapter would be, names it.
+    assert options["evalmetrics_foreign_labels"]["glossary"] == "glossary"
     assert book[handout.chapters()[0]] == 1
     assert options["evalmetrics_handout"] is True
     assert options["evalmetrics_chapter_numbers"] == {
@@ -660,9 +662,9 @@ def test_chapters_are_numbered_through_the_parts():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     *numbered, back = toc["parts"]
     assert all(part.get("numbered") == 1 for part in numbered)
-    # The bibliography, back matter, closes the book without a number (and without a
-    # caption: no part of its own in the PDF or the website's menu).
-    assert back == {"chapters": [{"file": "book/bibliography"}]}
+    # The bibliography and the glossary, back matter, close the book without a number (and
+    # without a caption: no part of their own in the PDF or the website's menu).
+    assert back == {"chapters": [{"file": "book/bibliography"}, {"file": "book/glossary"}]}
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     sphinx = config["sphinx"]["config"]
     # Jupyter Book adds sphinx_multitoc_numbering itself; this list replaces Jupyter Book's.

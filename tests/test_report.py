@@ -456,6 +456,7 @@ def test_png_figures_are_pngs(tied_report):
 
 def readable_figures(monkeypatch):
     """The layout faults of every figure the report saves from now on, by figure name."""
+    from evalmetrics.handbook import screening_report
     from evalmetrics.plotting._layout import layout_faults
     from evalmetrics.report import figures as report_figures_module
 
@@ -467,6 +468,8 @@ def readable_figures(monkeypatch):
         return save(fig)
 
     monkeypatch.setattr(report_figures_module, "figure_png", checked)
+    # The screening demo (the book's companion) saves its figures through the same function.
+    monkeypatch.setattr(screening_report, "figure_png", checked)
     return found
 
 
@@ -487,7 +490,7 @@ def test_report_figures_are_readable(tied_report, monkeypatch):
 
 def test_demo_figures_are_readable(monkeypatch):
     from evalmetrics.handbook import run_screening
-    from evalmetrics.report.demo import demo_figures
+    from evalmetrics.handbook.screening_report import demo_figures
 
     found = readable_figures(monkeypatch)
     assert len(demo_figures(run_screening(resamples=20))) == len(found) == 3

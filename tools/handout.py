@@ -147,7 +147,9 @@ def write_inputs(pages: list[str], title: str, folder: Path,
     numbers = book_numbers()
     titles = {page: page_title(page) for page in chapters()}
     foreign = {}
-    for page in set(numbers) - set(chosen):
+    # Every chapter left out, numbered or back matter (the glossary); the bibliography is
+    # in every handout.
+    for page in set(chapters()) - set(chosen) - {"bibliography"}:
         for label in labels_of(page):
             foreign.setdefault(label.split(":")[-1], page)
     sphinx_config = sphinx.setdefault("config", {})

@@ -23,8 +23,8 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["at_least", "by_sign", "integer_ranks", "labels_of", "order_keys", "score_table", "sorted_keys",
-           "weighted_score_table"]
+__all__ = ["at_least", "by_sign", "integer_ranks", "labels_of", "matrix_ranks", "order_keys", "score_table",
+           "sorted_keys", "weighted_score_table"]
 
 
 # The unweighted paths avoid argsort.  Each score becomes an integer key that
@@ -256,6 +256,21 @@ def weighted_score_table(values, is_positive, weights):
 # The same holds for Python integers beyond 64 bits (an object array) and for extended
 # precision (np.longdouble, 64 bits of mantissa on x86), which float64 rounds.
 _EXACT_INTEGERS = 2**53
+
+
+def matrix_ranks(scores):
+    """A score matrix of integers beyond 2**53 as its exact ranks over the whole matrix.
+
+    Every metric of a score matrix depends on the scores only through their
+    order, within a column and across the columns of a row, so the ranks
+    (float64) give the same values as the integers, which float64 would
+    round into false ties.  Anything else comes back as it is.
+    """
+    if isinstance(scores, np.ndarray) and scores.dtype.kind in "iu" and scores.ndim == 2 and scores.size:
+        ranks, distinct = integer_ranks(scores.ravel())
+        if distinct is not None:
+            return ranks.reshape(scores.shape)
+    return scores
 
 
 def integer_ranks(scores):

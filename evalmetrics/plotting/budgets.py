@@ -7,7 +7,15 @@ a curve in the next colour of the palette.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from .._typing import ArrayLike, Label
 from ._style import GREY, PALETTE, SMALL_TEXT, finish, new_axes, pyplot
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = ["plot_gain_and_lift", "plot_gain_curve", "plot_lift_curve"]
 
@@ -37,8 +45,10 @@ def _draw(ax, share, values, *, gid, color, label, budget, max_share, ylabel, ti
     ax.legend(frameon=False, fontsize=SMALL_TEXT, **legend)
 
 
-def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
-                    budget=None, max_share=1.0, title=None):
+def plot_gain_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *,
+                    pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                    label: str | None = None, color: str | None = None, budget: float | None = None,
+                    max_share: float = 1.0, title: str | None = None) -> Figure:
     """The cumulative gain: share of positives found against share of rows examined.
 
     The dotted diagonal is a random ranking; the grey dashes are a perfect
@@ -93,8 +103,10 @@ def plot_gain_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
     return fig
 
 
-def plot_lift_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
-                    budget=None, max_share=1.0, title=None):
+def plot_lift_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *,
+                    pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
+                    label: str | None = None, color: str | None = None, budget: float | None = None,
+                    max_share: float = 1.0, title: str | None = None) -> Figure:
     """The lift: precision over prevalence against share of rows examined.
 
     The dotted line at 1 is a random ranking (and every ranking once
@@ -142,7 +154,8 @@ def plot_lift_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=N
     return fig
 
 
-def plot_gain_and_lift(cases, *, budget=None, max_share=1.0, figsize=(8.8, 4.2)):
+def plot_gain_and_lift(cases: Mapping[str, tuple[ArrayLike, ArrayLike]], *, budget: float | None = None,
+                       max_share: float = 1.0, figsize: tuple[float, float] = (8.8, 4.2)) -> Figure:
     """Gain curves (left) and lift curves (right) of the same data sets.
 
     Parameters

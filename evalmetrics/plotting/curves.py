@@ -401,8 +401,10 @@ def _prevalence(y_true, pos_label, sample_weight):
 _DET_TICKS = (0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
 
 
-def plot_det_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=None, label=None, color=None,
-                   binormal=None, limits=(0.001, 0.999), title=None):
+def plot_det_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, pos_label: Label | None = None,
+                   sample_weight: ArrayLike | None = None, label: str | None = None, color: str | None = None,
+                   binormal: tuple[float, float] | None = None, limits: tuple[float, float] = (0.001, 0.999),
+                   title: str | None = None) -> Figure:
     """The DET curve: false negative against false positive rate, on normal-deviate axes.
 
     Each axis shows the normal quantile of its rate, labelled in percent,
@@ -468,5 +470,5 @@ def plot_det_curve(y_true, y_score, ax=None, *, pos_label=None, sample_weight=No
     finish(ax, xlabel="False positive rate (normal deviate scale)",
            ylabel="False negative rate (normal deviate scale)", title=title, legend=False)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(frameon=False, loc="upper right", fontsize=SMALL_TEXT)
+        place_legend(ax, ["upper right", "lower left"])
     return fig

@@ -11,7 +11,8 @@ characters -- matplotlib's default, or one it falls back to among the fonts
 installed (Debian's ``fonts-noto-cjk`` for Chinese, Japanese and Korean).
 When no font has them, the figure names the column by its number instead,
 so nothing is drawn as empty boxes and matplotlib has nothing to warn about.
-The text, the tables and report.json always give the full name.
+A name that starts with ``_``, which matplotlib would leave out of a legend,
+is shown after the column's number.  The text, the tables and report.json always give the full name.
 """
 
 from __future__ import annotations
@@ -91,8 +92,13 @@ def figure_label(name, number):
     ('model_a', 'xxxxxxxxxxxxxxxxxxxxxxxxxxx…')
     >>> print(figure_label("cost in $", 3))
     cost in \\$
+    >>> figure_label("_private", 4)  # matplotlib would leave it out of the legend
+    'column 4: _private'
     """
     shown = re.sub(r"\s+", " ", name).strip() or f"column {number}"
+    if shown.startswith("_"):
+        # matplotlib leaves a label that starts with "_" out of the legend.
+        shown = f"column {number}: {shown}"
     if len(shown) > LABEL_LENGTH:
         shown = shown[:LABEL_LENGTH - 1] + "…"
     if _fonts_for(shown) is None:
@@ -152,7 +158,7 @@ def figure_png(fig):
 
 
 def _roc_and_pr(report):
-    from ..plotting._style import VERMILION, pyplot
+    from ..plotting._style import VERMILION, legend_below, pyplot
     from ..plotting.curves import plot_precision_recall_curve, plot_roc_curve
 
     plt = pyplot()
@@ -172,6 +178,11 @@ def _roc_and_pr(report):
             pr_ax.plot([tpr], [c.tp / c.flagged], marker="D", color=VERMILION, markersize=6, linestyle="none")
     roc_ax.set_title("ROC curves (diamonds: operating points)")
     pr_ax.set_title("Precision-recall curves (dashed: prevalence)")
+    # Under the axes whatever the columns are called: a legend inside moves below when a
+    # long name would cover a curve, and the two panels of one report would then differ.
+    for ax in (roc_ax, pr_ax):
+        ax.get_legend().remove()
+        legend_below(ax)
     return fig
 
 

@@ -23,18 +23,8 @@ import operator
 
 import numpy as np
 
-from .data import (
-    LABEL_MISSING,
-    MISSING,
-    Dataset,
-    ReportError,
-    _as_number,
-    _canonical,
-    _check_header,
-    _column_index,
-    _default_positive,
-    parse_number,
-)
+from . import data
+from .data import Dataset, ReportError
 
 __all__ = ["read_dataset"]
 
@@ -218,11 +208,11 @@ class _Scores(_Column):
             missing = np.zeros(len(cells), dtype=bool)
             for i, cell in enumerate(cells):
                 text = cell.strip()
-                if text.lower() in MISSING:
+                if text.lower() in data.MISSING:
                     missing[i] = True
                     continue
                 try:
-                    value = parse_number(text)
+                    value = data.parse_number(text)
                 except ValueError:
                     value, problem = math.nan, "non-numeric"
                 else:
@@ -248,7 +238,7 @@ class _Codes(_Column):
         texts = [cell.strip() for cell in cells]
         index = self.index
         for text in set(texts).difference(index):
-            if text.lower() in LABEL_MISSING:
+            if text.lower() in data.LABEL_MISSING:
                 self.missing_codes.append(len(index))
             index[text] = len(index)
         if self.limit is not None and len(index) > self.limit:
@@ -268,7 +258,7 @@ def _labels(column, pos_label):
     """(is_positive, positive class, negative classes) of the label column."""
     path, name = column.path, column.name
     column.check()
-    canonical, numeric = _canonical(column.names())
+    canonical, numeric = data._canonical(column.names())
     values = sorted(set(canonical), key=float if numeric else str)
     shown = ", ".join(repr(v) for v in values[:6]) + (", ..." if len(values) > 6 else "")
     if len(values) == 1:
@@ -278,15 +268,15 @@ def _labels(column, pos_label):
         if len(values) > 2:
             raise ReportError(f"{path}: label column {name!r} has {len(values)} values ({shown}); "
                               "pass --pos-label to choose the positive class")
-        positive = _default_positive(values, numeric)
+        positive = data._default_positive(values, numeric)
         if positive is None:
             raise ReportError(f"{path}: label column {name!r} has the values {shown}; "
                               "pass --pos-label to say which one is positive")
     else:
         wanted = pos_label.strip()
-        if numeric and _as_number(wanted) is not None:
+        if numeric and data._as_number(wanted) is not None:
             # "--pos-label 1" also finds a column written as 1.0.
-            wanted = format(_as_number(wanted), "g")
+            wanted = format(data._as_number(wanted), "g")
         if wanted not in values:
             raise ReportError(f"{path}: --pos-label {pos_label!r} does not occur in label column {name!r} "
                               f"(values: {shown})")
@@ -371,14 +361,14 @@ def read_dataset(path, *, label, scores, pos_label=None, group=None, delimiter="
         reader = csv.reader(lines, delimiter=delimiter, strict=True)
         try:
             header = _header(reader, path)
-            _check_header(header, path)
+            data._check_header(header, path)
             seen = {}
             for name, option in named:
                 if name in seen:
                     raise ReportError(f"column {name!r} is named twice ({seen[name]} and {option})")
                 seen[name] = option
             # The used cells of a row, always as a tuple; the rest of the row is dropped at once.
-            used = [_column_index(header, name, option, path) for name, option in named]
+            used = [data._column_index(header, name, option, path) for name, option in named]
             pick = operator.itemgetter(*used, used[0])
             width = len(header)
             batch, batch_lines = [], []
