@@ -22,7 +22,8 @@ SIGMOID = {"PlattScaling(smooth_targets=True)", "PlattCalibrated(smooth_targets=
 # model's difference is never reported as a metric's.
 MODELS = FITTED | SIGMOID | {"GaussianNaiveBayes", "out_of_fold_probabilities", "isotonic_regression",
                              'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")',
-                             'best_constant(metric="mape")', "mape_optimal_constant"}
+                             'best_constant(metric="mape")', 'best_constant(metric="pinball")',
+                             "mape_optimal_constant"}
 FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval"}
 
 

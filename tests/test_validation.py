@@ -639,7 +639,12 @@ NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one a
     ("mean_absolute_error", em.mean_absolute_error),
     ("mean_absolute_percentage_error", em.mean_absolute_percentage_error),
     ("r2_score", em.r2_score),
+    ("pinball_loss", partial(em.pinball_loss, alpha=0.9)),
+    ("mean_absolute_scaled_error", partial(em.mean_absolute_scaled_error, y_train=[2.0, 3.0, 5.0])),
+    ("mean_absolute_scaled_error(y_train)", lambda y_true, y_pred: em.mean_absolute_scaled_error(
+        SCORES, SCORES, y_train=y_true)),
     ("best_constant", lambda y_true, _: em.best_constant(y_true)),
+    ("best_constant(metric=\"pinball\")", lambda y_true, _: em.best_constant(y_true, metric="pinball", alpha=0.2)),
     ("mape_optimal_constant", lambda y_true, _: em.mape_optimal_constant(y_true)),
     ("delong_test", lambda y_true, y_pred: em.delong_test(Y, y_true, y_pred)),
 ]
@@ -649,11 +654,13 @@ NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one a
 @generated
 @given(data=st.data(), first=st.booleans())
 def test_bad_numbers_are_refused_by_the_regression_functions(where, call, data, first):
-    if where in ("best_constant", "mape_optimal_constant"):
+    if where in ("best_constant", "mape_optimal_constant", 'best_constant(metric="pinball")',
+                 "mean_absolute_scaled_error(y_train)"):
         first = True
     error, bad = data.draw(bad_scores(SCORES))
     pair = (bad, SCORES) if first else (SCORES, bad)
-    names = {"delong_test": ("y_score_a", "y_score_b")}.get(where, ("y_true", "y_pred"))
+    names = {"delong_test": ("y_score_a", "y_score_b"),
+             "mean_absolute_scaled_error(y_train)": ("y_train", None)}.get(where, ("y_true", "y_pred"))
     with pytest.raises(error, match=rf"\b{names[0] if first else names[1]}\b"):
         call(*pair)
 
@@ -678,7 +685,7 @@ def test_every_public_function_of_arrays_is_attacked():
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
-                | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
+                | {n.split("(")[0] for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
                    em.intervals, em.recalibration, em.rates, em.curves, em.calibration):
         for name in module.__all__:

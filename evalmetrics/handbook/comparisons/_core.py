@@ -46,6 +46,7 @@ NO_COUNTERPART = {
     "bayes_threshold": "a formula, cFP / (cFP + cFN)",
     "iso_cost_slope": "a formula, cFP (1 − π) / (cFN π)",
     "best_constant(metric=\"mse\")": "the (weighted) mean",
+    "mean_absolute_scaled_error": "scikit-learn has no MASE",
     "breast_cancer": "a wrapper of sklearn.datasets.load_breast_cancer",
     "binormal_scores": "synthetic data", "clustered_answers": "synthetic data",
     "demand_series": "synthetic data", "gaussian_classes": "synthetic data",
