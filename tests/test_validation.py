@@ -633,6 +633,25 @@ def test_bad_labels_are_refused_by_the_multiclass_functions(where, call, data, a
         call(*pair)
 
 
+# Labels against a matrix with one column per class (here the two classes of Y).
+_MATRIX = np.column_stack([1 - SCORES, SCORES])
+LABELS_AND_MATRICES = [
+    ("classwise_ece", lambda y_true: em.classwise_ece(y_true, _MATRIX, n_bins=4)),
+    ("top_label_ece", lambda y_true: em.top_label_ece(y_true, _MATRIX, n_bins=4)),
+    ("TemperatureScaling", lambda y_true: em.TemperatureScaling().fit(np.log(_MATRIX), y_true)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), LABELS_AND_MATRICES, ids=[n for n, _ in LABELS_AND_MATRICES])
+@generated
+@given(data=st.data())
+def test_bad_labels_are_refused_by_the_functions_of_probability_matrices(where, call, data):
+    error, bad = data.draw(bad_labels(Y))
+    name = "y" if where == "TemperatureScaling" else "y_true"
+    with pytest.raises(error, match=rf"\b{name}\b"):
+        call(bad)
+
+
 NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one array
     ("mean_squared_error", em.mean_squared_error),
     ("root_mean_squared_error", em.root_mean_squared_error),
@@ -685,7 +704,8 @@ def test_every_public_function_of_arrays_is_attacked():
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
-                | {n.split("(")[0] for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"})
+                | {n.split("(")[0] for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {"stratified_k_fold"}
+                | {n for n, _ in LABELS_AND_MATRICES})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
                    em.intervals, em.recalibration, em.rates, em.curves, em.calibration):
         for name in module.__all__:
