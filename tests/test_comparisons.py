@@ -22,10 +22,10 @@ SIGMOID = {"PlattScaling(smooth_targets=True)", "PlattCalibrated(smooth_targets=
 TEMPERATURE = {"TemperatureScaling", "TemperatureScaling(logits of K classes)", "TemperatureScaling(out-of-fold logits)"}
 # The book summarises the table by kind (book/checked-against-scikit-learn.md): a fitted
 # model's difference is never reported as a metric's.
-MODELS = FITTED | SIGMOID | TEMPERATURE | {"GaussianNaiveBayes", "out_of_fold_probabilities", "isotonic_regression",
-                             'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")',
-                             'best_constant(metric="mape")', 'best_constant(metric="pinball")',
-                             "mape_optimal_constant"}
+MODELS = FITTED | SIGMOID | TEMPERATURE | {
+    "GaussianNaiveBayes", "out_of_fold_probabilities", "nested_cross_validation", "isotonic_regression",
+    'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")', 'best_constant(metric="mape")',
+    'best_constant(metric="pinball")', "mape_optimal_constant"}
 FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval"}
 
 

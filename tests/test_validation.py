@@ -700,7 +700,7 @@ def test_every_public_function_of_arrays_is_attacked():
     # A new function of label or number arrays must join a registry of test_common
     # or a table of this file; the functions of matrices and counts are named here.
     not_arrays = {"counts_from_matrix", "one_vs_rest", "midranks", "k_fold", "time_series_split",
-                  "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
+                  "out_of_fold_probabilities", "nested_cross_validation", "normal_quantile", "wald_interval", "wilson_interval",
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({m.name.split("_quadratic")[0] for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
