@@ -804,3 +804,27 @@ def test_bad_input_of_several_classes(function, y_prob, y_true, options, error, 
 def test_classwise_ece_average_option():
     with pytest.raises(ValueError, match='average must be "macro" or None'):
         classwise_ece([0, 1], [[0.2, 0.8], [0.5, 0.5]], average="weighted")
+
+
+def test_classwise_reliability_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.calibration import plot_classwise_reliability
+
+    codes, probabilities = three_class_probabilities(3)
+    names = np.array(["ant", "bee", "cat"])
+    fig = plot_classwise_reliability(names[codes], {"a": probabilities, "b": probabilities**2 / (
+        probabilities**2).sum(axis=1, keepdims=True)}, n_bins=5)
+    assert [ax.get_title() for ax in fig.axes] == ["class ant", "class bee", "class cat", "top label"]
+    assert [ax.get_xlabel() for ax in fig.axes] == ["P(class ant)", "P(class bee)", "P(class cat)", "confidence"]
+    assert fig.axes[0].get_ylabel() and fig.axes[-1].get_ylabel() == "accuracy"
+    assert [text.get_text() for text in fig.legends[0].get_texts()] == ["perfectly calibrated", "a", "b"]
+    # Each panel's first model curve is the reliability curve of its column (or of the confidence).
+    curve = reliability_curve(codes == 1, probabilities[:, 1], n_bins=5)
+    line = fig.axes[1].get_lines()[1]
+    assert np.allclose(line.get_xdata(), curve.mean_predicted) and np.allclose(line.get_ydata(),
+                                                                               curve.fraction_positive)
+    plt.close(fig)
