@@ -592,3 +592,26 @@ def test_nested_cross_validation_refuses_bad_input(kwargs, error, message):
     models, X, y = arguments.pop("models"), arguments.pop("X"), arguments.pop("y")
     with pytest.raises(error, match=message):
         nested_cross_validation(models, X, y, **arguments)
+
+
+def test_nested_scores_figure_marks_the_flattering_side():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.validation import plot_nested_scores
+
+    results = [NestedScore(0.30, 0.20, None, None, None, 0, None), NestedScore(0.25, 0.25, None, None, None, 0, None),
+               NestedScore(0.10, 0.15, None, None, None, 0, None)]
+    fig = plot_nested_scores(results, metric="Brier score", greater_is_better=False)
+    ax = fig.axes[0]
+    flattering, other = (collection.get_offsets() for collection in ax.collections)
+    assert flattering.tolist() == [[0.30, 0.20]] and other.tolist() == [[0.25, 0.25], [0.10, 0.15]]
+    assert ax.get_xlabel() == "nested Brier score" and ax.get_ylabel() == "non-nested Brier score"
+    plt.close(fig)
+    # For a score the flattering side is above the diagonal.
+    fig = plot_nested_scores(results, greater_is_better=True)
+    flattering, _ = (collection.get_offsets() for collection in fig.axes[0].collections)
+    assert flattering.tolist() == [[0.10, 0.15]]
+    plt.close(fig)
