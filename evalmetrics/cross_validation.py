@@ -572,15 +572,19 @@ def nested_cross_validation(models, X, y, *, metric, folds, inner_splits=5, seed
     penalty 1 wins twice; chosen on the held-out folds themselves, the
     penalty 10 looks better than any choice made without them.
 
-    >>> from evalmetrics import LogisticRegression, brier_score, twelve_units
+    >>> from evalmetrics import LogisticRegression, brier_score
+    >>> from evalmetrics import twelve_units
     >>> units = twelve_units()
     >>> X = units.y_score.reshape(-1, 1)
     >>> outer = stratified_k_fold(units.y_true, n_splits=2)
     >>> models = [LogisticRegression(penalty=p) for p in (0.1, 1.0, 10.0)]
-    >>> result = nested_cross_validation(models, X, units.y_true, metric=brier_score,
-    ...                                  folds=outer, inner_splits=2, greater_is_better=False)
-    >>> result.chosen.tolist(), round(result.nested, 4), result.best, round(result.non_nested, 4)
-    ([1, 1], 0.2952, 2, 0.2044)
+    >>> result = nested_cross_validation(
+    ...     models, X, units.y_true, metric=brier_score, folds=outer,
+    ...     inner_splits=2, greater_is_better=False)
+    >>> result.chosen.tolist(), round(result.nested, 4)
+    ([1, 1], 0.2952)
+    >>> result.best, round(result.non_nested, 4)
+    (2, 0.2044)
     """
     models = list(models) if not isinstance(models, (str, bytes)) else None
     if not models:

@@ -290,7 +290,8 @@ def plot_nested_scores(results, ax=None, *, metric="score", greater_is_better=Tr
     >>> result = nested_cross_validation(
     ...     models, X, units.y_true, metric=brier_score, greater_is_better=False,
     ...     folds=stratified_k_fold(units.y_true, n_splits=2), inner_splits=2)
-    >>> fig = plot_nested_scores([result], metric="Brier score", greater_is_better=False)
+    >>> fig = plot_nested_scores([result], metric="Brier score",
+    ...                          greater_is_better=False)
     >>> fig.axes[0].get_xlabel()
     'nested Brier score'
     """
