@@ -14,6 +14,9 @@
 * :func:`corp_reliability` -- the CORP reliability diagram of Dimitriadis,
   Gneiting and Jordan (2021): isotonic recalibration needs no bins, and gives
   an exact miscalibration / discrimination / uncertainty split.
+* :func:`classwise_ece` and :func:`top_label_ece` -- the ECE of probabilities
+  of several classes: class by class (each column against "is it this
+  class?"), or of the predicted class only (confidence against accuracy).
 
 Recalibration maps (Platt scaling, isotonic regression) live in
 :mod:`evalmetrics.recalibration`.
@@ -36,7 +39,7 @@ from ._kernels.brier import brier
 from ._kernels.log_loss import log_loss as _log_loss
 from ._kernels.weights import scale_free
 from ._typing import ArrayLike, Label
-from .recalibration import _pav
+from .recalibration import _class_codes, _pav
 
 __all__ = [
     "BinnedBrierDecomposition",
@@ -46,10 +49,12 @@ __all__ = [
     "binned_brier_decomposition",
     "brier_decomposition",
     "brier_score",
+    "classwise_ece",
     "corp_reliability",
     "expected_calibration_error",
     "log_loss",
     "reliability_curve",
+    "top_label_ece",
 ]
 
 # scikit-learn (by default since 1.2, always since 1.5) clips every probability
@@ -248,6 +253,25 @@ def _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight=None):
     raw = weights if kept is None else weights[kept]
     y, p = (is_positive, prob) if kept is None else (is_positive[kept], prob[kept])
     return _Forecasts(y.astype(float), p, scale_free(raw), raw, kept, prob)
+
+
+def _labels_and_probability_matrix(y_true, y_prob, labels):
+    """``(codes, matrix)``: each row's column and the (n, K) probabilities, K >= 2."""
+    matrix = arrays.real_array(y_prob, "y_prob")
+    if matrix.ndim != 2 or matrix.shape[1] < 2:
+        raise ValueError(f"y_prob must be a 2-D array with one column per class, got shape {matrix.shape} "
+                         "(for one column of positive-class probabilities use expected_calibration_error)")
+    if matrix.shape[0] == 0:
+        raise ValueError("y_prob is empty")
+    bad = int(np.count_nonzero(~np.isfinite(matrix)))
+    if bad:
+        raise ValueError(f"y_prob contains {bad} NaN or infinite value(s)")
+    if matrix.min() < 0.0 or matrix.max() > 1.0:
+        raise ValueError(f"y_prob must be probabilities in [0, 1], got values from {matrix.min():g} "
+                         f"to {matrix.max():g}")
+    y, codes = _class_codes(y_true, labels, matrix.shape[1], name="y_true", score_name="y_prob")
+    arrays.same_length(y_true=y, y_prob=matrix)
+    return codes, matrix
 
 
 # ---------------------------------------------------------------------------
@@ -708,3 +732,92 @@ def corp_reliability(y_true: ArrayLike, y_prob: ArrayLike, *, pos_label: Label |
     """
     data = _labels_and_probabilities(y_true, y_prob, pos_label, sample_weight)
     return _corp(data.y, data.p, data.w, data.kept, data.p_all, data.raw)
+
+
+def classwise_ece(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = 10, strategy: str = "uniform",
+                  labels: ArrayLike | None = None, average: str | None = "macro") -> float | np.ndarray:
+    """Classwise expected calibration error: the ECE of each class's column, averaged.
+
+    For every class ``k``, column ``k`` of ``y_prob`` is a forecast of the
+    event "the row is of class k"; its ECE (:func:`expected_calibration_error`,
+    with the same bins) measures how far the rows given ``p`` for class ``k``
+    are from a share ``p`` of that class.  The classwise ECE is the mean over
+    the classes (Kull et al., 2019).  It sees a class that is predicted too
+    often or too rarely at any level of confidence, which :func:`top_label_ece`,
+    looking only at the predicted class, can miss.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Class labels.
+    y_prob : array_like of shape (n, K)
+        Probabilities, one column per class, ``K >= 2``.
+    n_bins : int, default 10
+        Number of bins of each column.
+    strategy : {"uniform", "quantile"}, default "uniform"
+        As in :func:`reliability_curve`, per column.
+    labels : array_like of shape (K,), optional
+        The class of each column, in column order; default the sorted
+        distinct values of ``y_true`` (scikit-learn's ``classes_``).
+    average : {"macro", None}, default "macro"
+        ``"macro"``: the mean over the classes; None: one ECE per class.
+
+    Returns
+    -------
+    float or ndarray of shape (K,)
+
+    Examples
+    --------
+    The twelve units' scores as the second column of two: the two classes'
+    ECEs are equal here, and so is their mean, the ECE of the scores.
+
+    >>> import numpy as np
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> both = np.column_stack([1 - u.y_score, u.y_score])
+    >>> classwise_ece(u.y_true, both, n_bins=4, average=None).round(4)
+    array([0.1708, 0.1708])
+    """
+    n_bins = _check_binning(n_bins, strategy)
+    if average not in ("macro", None):
+        raise ValueError(f'average must be "macro" or None, got {average!r}')
+    codes, matrix = _labels_and_probability_matrix(y_true, y_prob, labels)
+    per_class = np.array([_ece((codes == k).astype(float), matrix[:, k], n_bins, strategy)
+                          for k in range(matrix.shape[1])])
+    return per_class if average is None else float(per_class.mean())
+
+
+def top_label_ece(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = 10, strategy: str = "uniform",
+                  labels: ArrayLike | None = None) -> float:
+    """Top-label (confidence) ECE: the predicted class's probability against accuracy.
+
+    Each row's confidence is its largest probability and the predicted class
+    the first column holding it; the ECE (:func:`expected_calibration_error`)
+    of "the prediction was right" against the confidence says whether, among
+    the rows predicted with confidence ``c``, a share ``c`` is right (Guo et
+    al., 2017).  It says nothing about the classes a row was not predicted
+    to be: see :func:`classwise_ece`.
+
+    Parameters
+    ----------
+    y_true, y_prob, n_bins, strategy, labels
+        As in :func:`classwise_ece`.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> both = np.column_stack([1 - u.y_score, u.y_score])
+    >>> round(top_label_ece(u.y_true, both, n_bins=4), 4)
+    0.0792
+    """
+    n_bins = _check_binning(n_bins, strategy)
+    codes, matrix = _labels_and_probability_matrix(y_true, y_prob, labels)
+    predicted = np.argmax(matrix, axis=1)
+    confidence = matrix[np.arange(len(codes)), predicted]
+    return _ece((predicted == codes).astype(float), confidence, n_bins, strategy)

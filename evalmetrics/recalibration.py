@@ -1,4 +1,4 @@
-"""Repairing probabilities: Platt scaling and isotonic regression.
+"""Repairing probabilities: Platt scaling, isotonic regression, temperature scaling.
 
 * :class:`PlattScaling` -- a one-feature logistic regression from a score to
   a probability, fitted by Newton's method (Platt, 1999).
@@ -8,10 +8,14 @@
 * :func:`isotonic_regression` and :class:`IsotonicCalibration` -- the best
   non-decreasing fit by pool-adjacent-violators (PAV), and the monotone
   step map it defines from scores to probabilities.
+* :class:`TemperatureScaling` -- one temperature that divides the logits
+  (or log-probabilities) of two or more classes before the softmax, fitted
+  by minimising the log loss (Guo et al., 2017).
 
-Both maps are monotone, so neither changes the ranking (ROC curve, AUC) of
-the scores; they change only what the numbers mean.  Fit them on held-out
-or out-of-fold scores.  Measuring calibration is :mod:`evalmetrics.calibration`.
+Platt's and the isotonic map are monotone, so neither changes the ranking
+(ROC curve, AUC) of the scores; temperature scaling keeps each row's
+predicted class, and with two classes the ranking too.  They change what the
+numbers mean.  Fit them on held-out or out-of-fold scores.  Measuring calibration is :mod:`evalmetrics.calibration`.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ __all__ = [
     "IsotonicCalibration",
     "PlattCalibrated",
     "PlattScaling",
+    "TemperatureScaling",
     "isotonic_regression",
 ]
 
@@ -544,3 +549,250 @@ class PlattCalibrated:
         ndarray of shape (n,)
         """
         return np.exp(_log_sigmoid(self.decision_function(X)))
+
+
+# ---------------------------------------------------------------------------
+# temperature scaling
+# ---------------------------------------------------------------------------
+
+def _logit_matrix(scores, name="scores"):
+    """``(matrix, binary)``: 1-D log-odds become the two columns (0, s); a matrix of
+    two or more columns is taken as it is.  Finite real numbers only."""
+    array = arrays.real_array(scores, name)
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim == 1:
+        values = arrays.scores(array, name)
+        return np.column_stack([np.zeros(len(values)), values]), True
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be 1-D log-odds or a 2-D array with one column per class, "
+                         f"got shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    bad = int(np.count_nonzero(~np.isfinite(array)))
+    if bad:
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s) (log-probabilities of 0? "
+                         "clip the probabilities away from 0 first)")
+    return array, False
+
+
+def _class_codes(y, labels, n_columns, *, name="y", score_name="scores"):
+    """``(y, codes)``: the column of each row's class; ``labels`` gives the column
+    order (default: the sorted distinct values of ``y``, scikit-learn's ``classes_``)."""
+    y = arrays.class_labels(y, name)
+    if labels is None:
+        classes = np.unique(y)
+        if len(classes) != n_columns:
+            raise ValueError(f"{score_name} has {n_columns} columns but {name} has {len(classes)} classes; "
+                             "pass labels to say which class each column scores")
+        return y, np.searchsorted(classes, y)
+    classes = arrays.class_labels(labels, "labels")
+    arrays.same_label_kind(**{name: y, "labels": classes})
+    if len(np.unique(classes)) != len(classes):
+        raise ValueError("labels contains duplicates")
+    if len(classes) != n_columns:
+        raise ValueError(f"{score_name} has {n_columns} columns but labels names {len(classes)} classes")
+    order = np.argsort(classes, kind="stable")
+    position = np.clip(np.searchsorted(classes[order], y), 0, len(classes) - 1)
+    found = classes[order][position] == y
+    if not np.all(found):
+        raise ValueError(f"{name} contains {int(np.sum(~found))} row(s) whose label is not in labels, "
+                         f"such as {y[~found][0]!r}")
+    return y, order[position]
+
+
+def _temperature_slope(beta, z, codes, w):
+    """The log loss's first and second derivatives in the inverse temperature ``beta``.
+
+    With ``p = softmax(beta z)`` each row contributes ``E_p[z] - z_y`` and
+    ``Var_p[z]``: the loss is convex in ``beta``.
+    """
+    scaled = beta * z
+    scaled -= scaled.max(axis=1, keepdims=True)
+    p = np.exp(scaled)
+    p /= p.sum(axis=1, keepdims=True)
+    mean_score = np.sum(p * z, axis=1)
+    gradient = np.sum(w * (mean_score - z[np.arange(len(z)), codes]))
+    curvature = np.sum(w * np.sum(p * (z - mean_score[:, None]) ** 2, axis=1))
+    return float(gradient), float(curvature)
+
+
+def _fit_inverse_temperature(z, codes, w):
+    """The inverse temperature minimising the weighted log loss of ``softmax(beta z)``.
+
+    Newton's method kept inside a bracket ``[low, high]`` on which the
+    derivative changes sign (bisection when a step would leave it), so it
+    converges from any start; the loss is convex, so the root is the minimum.
+    """
+    kept = w > 0
+    z, codes, w = z[kept], codes[kept], w[kept]
+    # At beta = 0 every class has probability 1/K: the derivative there is the mean
+    # row score minus the observed class's score.
+    if not _temperature_slope(0.0, z, codes, w)[0] < 0:
+        raise ValueError("the scores do not favour the observed classes (the observed class scores no "
+                         "higher than the row's mean on average), so no finite temperature beats "
+                         "uniform probabilities")
+    if np.all(z[np.arange(len(z)), codes] >= z.max(axis=1)):
+        raise ValueError("the scores separate the classes perfectly (the observed class has the largest "
+                         "score in every row), so the log loss keeps falling as the temperature goes to "
+                         "zero: no finite temperature fits")
+    # Doubling from the scale of the scores finds a beta past the minimum.
+    spread = float(np.average(np.ptp(z, axis=1), weights=w))
+    low, high = 0.0, 1.0 / spread
+    while _temperature_slope(high, z, codes, w)[0] < 0:
+        low, high = high, 2.0 * high
+    beta = (low + high) / 2.0
+    for _ in range(200):
+        gradient, curvature = _temperature_slope(beta, z, codes, w)
+        if gradient == 0:
+            break
+        if gradient < 0:
+            low = beta
+        else:
+            high = beta
+        step = gradient / curvature if curvature > 0 else np.inf
+        candidate = beta - step
+        if not low < candidate < high:
+            candidate = (low + high) / 2.0
+        converged = abs(candidate - beta) <= 4 * np.finfo(float).eps * beta
+        beta = candidate
+        if converged or high - low <= 4 * np.finfo(float).eps * high:
+            break
+    return beta
+
+
+def _softmax(z):
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class TemperatureScaling:
+    """Temperature scaling: ``softmax(z / T)`` for logits ``z`` and one temperature ``T``.
+
+    ``fit`` chooses the ``T > 0`` that minimises the (weighted) log loss of
+    the observed classes, by Newton's method on ``1 / T`` (the loss is convex
+    in it).  One parameter for any number of classes: ``T > 1`` softens
+    overconfident probabilities, ``T < 1`` sharpens timid ones.  Every row's
+    logits are divided by the same positive number, so the order of the
+    classes within a row, and with it the predicted class, never changes;
+    with two classes the order of the rows does not change either (the map
+    is increasing), but with three or more a column's order of the rows can
+    (its probability depends on the gaps to all other logits, which ``T``
+    reweights).  It does not move one class against the others: a model
+    that overrates a class stays so (Guo et al., 2017).
+
+    The scores are either 1-D log-odds of the positive class (two classes;
+    ``predict_proba`` then returns the positive class's probability,
+    ``sigmoid(s / T)``, like :class:`PlattScaling` without its intercept), or
+    a matrix with one column per class of logits or log-probabilities
+    (``numpy.log`` of a ``predict_proba`` matrix: a row's constant shift does
+    not change a softmax).
+
+    scikit-learn's ``CalibratedClassifierCV(method="temperature")`` fits the
+    inverse ``beta = 1 / T`` of the same loss.  For 1-D decision values ``d``
+    it uses the logits ``(-d, d)``, so its ``T`` is twice this one on the same
+    scores; for probabilities it takes ``log(p + 1e-12)``.
+
+    Attributes
+    ----------
+    temperature : float
+        Divides the logits before the softmax (None until :meth:`fit`).
+
+    Examples
+    --------
+    The twelve units' scores read as probabilities are overconfident: a
+    temperature above 1 pulls 0.95 and 0.10 towards one half.
+
+    >>> import numpy as np
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> u = twelve_units()
+    >>> log_odds = np.log(u.y_score / (1 - u.y_score))
+    >>> scaling = TemperatureScaling().fit(log_odds, u.y_true)
+    >>> round(scaling.temperature, 4)
+    1.2461
+    >>> scaling.predict_proba(np.log([0.95 / 0.05, 0.10 / 0.90])).round(4)
+    array([0.914 , 0.1464])
+    """
+
+    temperature: float | None = None
+
+    def fit(self, scores: ArrayLike, y: ArrayLike, *, labels: ArrayLike | None = None, pos_label: Label | None = None,
+            sample_weight: ArrayLike | None = None) -> TemperatureScaling:
+        """Fit on held-out scores and labels; return a fitted copy.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,) or (n, K)
+            Log-odds of the positive class, or logits (log-probabilities) of
+            ``K >= 2`` classes, from rows the model was not trained on.
+        y : array_like of shape (n,)
+            The observed classes.
+        labels : array_like of shape (K,), optional
+            The class of each column of a score matrix, in column order;
+            default the sorted distinct values of ``y`` (scikit-learn's
+            ``classes_``).  Matrix scores only.
+        pos_label : label, optional
+            The positive class of 1-D log-odds, needed unless the labels are
+            {0, 1}, {-1, 1} or booleans.  1-D scores only.
+        sample_weight : array_like of shape (n,), optional
+            Non-negative weights.
+
+        Returns
+        -------
+        TemperatureScaling
+            A new map with ``temperature`` set.
+        """
+        z, binary = _logit_matrix(scores)
+        if binary:
+            if labels is not None:
+                raise ValueError("labels applies to a score matrix; for 1-D log-odds name the positive "
+                                 "class with pos_label")
+            codes = arrays.binary_labels(y, pos_label=pos_label, name="y").astype(np.intp)
+        else:
+            if pos_label is not None:
+                raise ValueError("pos_label applies to 1-D log-odds; the columns of a score matrix are "
+                                 "the classes of labels")
+            y, codes = _class_codes(y, labels, z.shape[1])
+        arrays.same_length(scores=z, y=codes)
+        weights = scale_free(arrays.sample_weights(sample_weight, len(codes)))
+        if weights is None:
+            weights = np.ones(len(codes))
+        elif not np.any(weights > 0):
+            raise ValueError("sample_weight sums to zero")
+        beta = _fit_inverse_temperature(z, codes, weights)
+        return dataclasses.replace(self, temperature=float(1.0 / beta))
+
+    def predict_proba(self, scores: ArrayLike) -> np.ndarray:
+        """Calibrated probabilities: shape (n,) for 1-D log-odds, (n, K) for a matrix.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,) or (n, K)
+            Scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, K)
+        """
+        if self.temperature is None:
+            raise ValueError("TemperatureScaling is not fitted; call fit(scores, y) first")
+        z, binary = _logit_matrix(scores)
+        if binary:
+            return np.exp(_log_sigmoid(z[:, 1] / self.temperature))
+        return _softmax(z / self.temperature)
+
+    def transform(self, scores: ArrayLike) -> np.ndarray:
+        """The same as :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        scores : array_like of shape (n,) or (n, K)
+            Scores on the scale the map was fitted on.
+
+        Returns
+        -------
+        ndarray of shape (n,) or (n, K)
+        """
+        return self.predict_proba(scores)

@@ -26,10 +26,12 @@ from evalmetrics.calibration import (
     binned_brier_decomposition,
     brier_decomposition,
     brier_score,
+    classwise_ece,
     corp_reliability,
     expected_calibration_error,
     log_loss,
     reliability_curve,
+    top_label_ece,
 )
 from evalmetrics.recalibration import (
     IsotonicCalibration,
@@ -766,3 +768,137 @@ def test_every_binned_summary_has_one_default_number_of_bins():
     for function in (em.reliability_curve, em.expected_calibration_error, em.binned_brier_decomposition,
                      plots.plot_reliability_diagram, plots.plot_reliability_and_corp):
         assert inspect.signature(function).parameters["n_bins"].default == em.calibration.N_BINS == 10
+
+# ---------------------------------------------------------------------------
+# several classes: classwise and top-label ECE
+# ---------------------------------------------------------------------------
+
+def slow_ece(y, p, n_bins):
+    """ECE with uniform bins closed on the right, one row at a time (the oracle)."""
+    edges = [k / n_bins for k in range(n_bins + 1)]
+    total = 0.0
+    for k in range(n_bins):
+        rows = [i for i in range(len(p)) if (k == 0 or p[i] > edges[k]) and (k == n_bins - 1 or p[i] <= edges[k + 1])]
+        if rows:
+            total += abs(sum(p[i] for i in rows) - sum(y[i] for i in rows))
+    return total / len(p)
+
+
+def three_class_probabilities(seed, n=200, decimals=1):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 3, n)
+    raw = rng.uniform(0.05, 1.0, (n, 3)) + 0.8 * np.eye(3)[codes] * rng.uniform(0, 1, (n, 1))
+    return codes, np.round(raw / raw.sum(axis=1, keepdims=True), decimals)  # ties, rows near 1
+
+
+def test_two_columns_of_the_twelve_units(units):
+    both = np.column_stack([1 - units.y_score, units.y_score])
+    per_class = classwise_ece(units.y_true, both, n_bins=2, average=None)
+    # The positive column is the one-column ECE, 41/240; the other column is the complement's.
+    assert per_class[1] == pytest.approx(41 / 240, abs=1e-15)
+    assert per_class[0] == expected_calibration_error(1 - units.y_true, 1 - units.y_score, n_bins=2)
+    assert classwise_ece(units.y_true, both, n_bins=2) == pytest.approx(per_class.mean(), abs=1e-15)
+
+
+def test_top_label_ece_of_the_twelve_units(units):
+    both = np.column_stack([1 - units.y_score, units.y_score])
+    # Confidences 0.95, 0.85, 0.8, 0.7, 0.65, 0.55, 0.6, 0.6, 0.7, 0.8, 0.85, 0.9 (the larger of p, 1 - p);
+    # right for units 1, 3, 5, 7, 9-12. Four bins: (0.5, 0.75] holds six, mean 0.6333, 3 right (gap 2/15);
+    # (0.75, 1] six, mean 0.8583, 5 right (gap 1/40); ECE (2/15 + 1/40) / 2 = 19/240.
+    assert top_label_ece(units.y_true, both, n_bins=4) == pytest.approx(19 / 240, abs=1e-15)
+    assert round(top_label_ece(units.y_true, both, n_bins=4), 4) == 0.0792
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n_bins", [1, 3, 10])
+def test_classwise_and_top_label_ece_against_the_oracle(seed, n_bins):
+    codes, probabilities = three_class_probabilities(seed)
+    names = np.array(["cat", "dog", "eel"])
+    per_class = classwise_ece(names[codes], probabilities, n_bins=n_bins, average=None)
+    for k in range(3):
+        oracle = slow_ece((codes == k).astype(float).tolist(), probabilities[:, k].tolist(), n_bins)
+        assert abs(per_class[k] - oracle) <= TOL
+    predicted = probabilities.argmax(axis=1)  # the first column of a tied maximum
+    oracle = slow_ece((predicted == codes).astype(float).tolist(), probabilities.max(axis=1).tolist(), n_bins)
+    assert abs(top_label_ece(codes, probabilities, n_bins=n_bins) - oracle) <= TOL
+
+
+def test_classwise_ece_with_quantile_bins_is_per_column(units):
+    codes, probabilities = three_class_probabilities(7, decimals=2)
+    per_class = classwise_ece(codes, probabilities, n_bins=5, strategy="quantile", average=None)
+    expected = [expected_calibration_error(codes == k, probabilities[:, k], n_bins=5, strategy="quantile")
+                for k in range(3)]
+    assert np.max(np.abs(per_class - expected)) <= TOL
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_ece_of_several_classes_ignores_row_and_column_order(seed):
+    codes, probabilities = three_class_probabilities(seed, n=50)
+    rng = np.random.default_rng(seed)
+    order, columns = rng.permutation(50), rng.permutation(3)
+    base = classwise_ece(codes, probabilities, n_bins=4, average=None)
+    moved = classwise_ece(codes[order], probabilities[order][:, columns], n_bins=4, labels=columns, average=None)
+    assert np.max(np.abs(moved - base[columns])) <= TOL
+    tied = np.any(np.sum(probabilities == probabilities.max(axis=1, keepdims=True), axis=1) > 1)
+    if not tied:  # a tied maximum goes to the first column, which a permutation changes
+        assert abs(top_label_ece(codes[order], probabilities[order][:, columns], n_bins=4, labels=columns)
+                   - top_label_ece(codes, probabilities, n_bins=4)) <= TOL
+
+
+def test_a_model_that_overrates_a_class_can_pass_the_top_label_ece():
+    # Every row is class 0 or 1 with probability 1/2 and the model says (0.5, 0.3, 0.2): the predicted
+    # class 0 is right half the time at confidence 0.5 (top-label ECE 0), while classes 1 and 2 are off.
+    y = np.array([0, 1] * 50)
+    probabilities = np.tile([0.5, 0.3, 0.2], (100, 1))
+    assert top_label_ece(y, probabilities, labels=[0, 1, 2]) == 0.0
+    per_class = classwise_ece(y, probabilities, labels=[0, 1, 2], average=None)
+    assert per_class == pytest.approx([0.0, 0.2, 0.2], abs=1e-15)
+
+
+@pytest.mark.parametrize(("y_prob", "y_true", "options", "error", "message"), [
+    ([0.2, 0.8], [0, 1], {}, ValueError, "y_prob must be a 2-D array with one column per class"),
+    ([[0.2], [0.8]], [0, 1], {}, ValueError, "y_prob must be a 2-D array with one column per class"),
+    ([[0.2, 1.8], [0.5, 0.5]], [0, 1], {}, ValueError, "y_prob must be probabilities in"),
+    ([[0.2, np.nan], [0.5, 0.5]], [0, 1], {}, ValueError, "y_prob contains 1 NaN"),
+    ([["a", "b"], ["c", "d"]], [0, 1], {}, TypeError, "y_prob must contain numbers"),
+    ([[0.2, 0.8], [0.5, 0.5]], [0, 1, 1], {}, ValueError, "inconsistent lengths"),
+    ([[0.2, 0.3, 0.5], [0.5, 0.5, 0.0]], [0, 1], {}, ValueError, "y_prob has 3 columns but y_true has 2"),
+    ([[0.2, 0.8], [0.5, 0.5]], [0, 2], {"labels": [0, 1]}, ValueError, "y_true contains 1 row"),
+    ([[0.2, 0.8], [0.5, 0.5]], [0, 0.5], {}, ValueError, "y_true must hold class labels"),
+    ([[0.2, 0.8], [0.5, 0.5]], [0, 1], {"n_bins": 0}, ValueError, "n_bins must be at least 1"),
+    ([[0.2, 0.8], [0.5, 0.5]], [0, 1], {"strategy": "equal"}, ValueError, "strategy must be"),
+])
+@pytest.mark.parametrize("function", [classwise_ece, top_label_ece])
+def test_bad_input_of_several_classes(function, y_prob, y_true, options, error, message):
+    with pytest.raises(error, match=message):
+        function(y_true, y_prob, **options)
+
+
+def test_classwise_ece_average_option():
+    with pytest.raises(ValueError, match='average must be "macro" or None'):
+        classwise_ece([0, 1], [[0.2, 0.8], [0.5, 0.5]], average="weighted")
+
+
+def test_classwise_reliability_figure():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.calibration import plot_classwise_reliability
+
+    codes, probabilities = three_class_probabilities(3)
+    names = np.array(["ant", "bee", "cat"])
+    fig = plot_classwise_reliability(names[codes], {"a": probabilities, "b": probabilities**2 / (
+        probabilities**2).sum(axis=1, keepdims=True)}, n_bins=5)
+    assert [ax.get_title() for ax in fig.axes] == ["class ant", "class bee", "class cat", "top label"]
+    assert [ax.get_xlabel() for ax in fig.axes] == ["P(class ant)", "P(class bee)", "P(class cat)", "confidence"]
+    assert fig.axes[0].get_ylabel() and fig.axes[-1].get_ylabel() == "accuracy"
+    assert [text.get_text() for text in fig.legends[0].get_texts()] == ["perfectly calibrated", "a", "b"]
+    # Each panel's first model curve is the reliability curve of its column (or of the confidence).
+    curve = reliability_curve(codes == 1, probabilities[:, 1], n_bins=5)
+    line = fig.axes[1].get_lines()[1]
+    assert np.allclose(line.get_xdata(), curve.mean_predicted) and np.allclose(line.get_ydata(),
+                                                                               curve.fraction_positive)
+    plt.close(fig)

@@ -499,7 +499,7 @@ def test_registries_name_every_public_metric_of_labels_and_scores():
     # one label array and one prediction or score array).
     others = {"confusion_matrix", "one_vs_rest", "counts_from_matrix", "precision_at_prevalence",
               "per_class_scores", "averaged_scores", "f1_of_macro_averages", "binned_brier_decomposition",
-              "midranks", "delong_test",
+              "midranks", "delong_test", "classwise_ece", "top_label_ece",
               "top_k_accuracy"}  # a score matrix: attacked by test_validation's MATRIX_METRICS
     registered = {variant_of(m.name) for m in ALL_METRICS} | {"threshold_table"}
     for module in (em.rates, em.counts, em.averaging, em.curves, em.ranking, em.costs, em.budgets, em.calibration,

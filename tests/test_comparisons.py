@@ -18,6 +18,7 @@ from evalmetrics.handbook.comparisons import (
     NO_COUNTERPART,
     REGISTRY,
     SIGMOID_TOLERANCE,
+    TEMPERATURE_TOLERANCE,
     Comparison,
     compare_all,
     format_table,
@@ -27,11 +28,14 @@ from evalmetrics.handbook.comparisons._core import _gap, _mismatches
 SPLITTERS = {"k_fold", "stratified_k_fold", "group_k_fold", "time_series_split"}
 FITTED = {"LogisticRegression", "PlattScaling"}
 SIGMOID = {"PlattScaling(smooth_targets=True)", "PlattCalibrated(smooth_targets=True)"}
+TEMPERATURE = {"TemperatureScaling", "TemperatureScaling(logits of K classes)",
+               "TemperatureScaling(out-of-fold logits)"}
 # The book summarises the table by kind (book/checked-against-scikit-learn.md): a fitted
 # model's difference is never reported as a metric's.
-MODELS = FITTED | SIGMOID | {"GaussianNaiveBayes", "out_of_fold_probabilities", "isotonic_regression",
-                             'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")',
-                             'best_constant(metric="mape")', "mape_optimal_constant"}
+MODELS = FITTED | SIGMOID | TEMPERATURE | {
+    "GaussianNaiveBayes", "out_of_fold_probabilities", "nested_cross_validation", "isotonic_regression",
+    'IsotonicCalibration(interpolation="linear")', 'best_constant(metric="mae")', 'best_constant(metric="mape")',
+    'best_constant(metric="pinball")', "mape_optimal_constant"}
 FORMULAS = {"normal_quantile", "normal_cdf", "binormal_auc", "wilson_interval", "wald_interval",
             "agresti_coull_interval", "clopper_pearson_interval", "coverage_probability"}
 
@@ -78,6 +82,9 @@ def test_tolerances_are_the_documented_ones():
         elif check.function in SIGMOID:
             # scikit-learn's sigmoid calibrator stops L-BFGS at a gradient of 1e-6.
             assert check.tolerance == SIGMOID_TOLERANCE == 1e-6, check.function
+        elif check.function in TEMPERATURE:
+            # scikit-learn stops Brent's method when log(1 / T) is known to about 1.5e-8 of itself.
+            assert check.tolerance == TEMPERATURE_TOLERANCE == 1e-6, check.function
         else:
             assert check.tolerance == METRIC_TOLERANCE == 1e-12, check.function
 

@@ -15,15 +15,19 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from evalmetrics.calibration import brier_score, log_loss
 from evalmetrics.counts import binary_counts
 from evalmetrics.cross_validation import (
     Fold,
+    NestedScore,
     group_k_fold,
     k_fold,
+    nested_cross_validation,
     out_of_fold_probabilities,
     stratified_k_fold,
     time_series_split,
 )
+from evalmetrics.curves import roc_auc
 from evalmetrics.models import GaussianNaiveBayes, LogisticRegression
 from evalmetrics.worked_example import twelve_units
 
@@ -537,3 +541,182 @@ def test_a_two_column_predict_proba_needs_classes_and_a_positive_class():
         out_of_fold_probabilities(GaussianNB(), X, words, folds=k_fold(20, n_splits=2))
     with pytest.raises(ValueError, match="pos_label='sick' does not occur in y"):
         out_of_fold_probabilities(GaussianNB(), X, words, folds=k_fold(20, n_splits=2), pos_label="sick")
+
+
+# ---------------------------------------------------------------------------
+# nested cross-validation
+# ---------------------------------------------------------------------------
+
+def nested_oracle(models, X, y, metric, folds, inner_splits, seed, greater):
+    """Nested cross-validation written out with plain loops: refits everything, shares nothing."""
+    better = (lambda a, b: a > b) if greater else (lambda a, b: a < b)
+
+    def cv_mean(model, X_, y_, splits):
+        return sum(metric(y_[test], model.fit(X_[train], y_[train]).predict_proba(X_[test]))
+                   for train, test in splits) / len(splits)
+
+    outer_scores, chosen = [], []
+    for train, test in folds:
+        inner = StratifiedKFold(inner_splits, shuffle=True, random_state=seed).split(X[train], y[train])
+        inner = list(inner)
+        means = [cv_mean(model, X[train], y[train], inner) for model in models]
+        best = 0
+        for k in range(1, len(models)):
+            if better(means[k], means[best]):
+                best = k
+        chosen.append(best)
+        outer_scores.append(metric(y[test], models[best].fit(X[train], y[train]).predict_proba(X[test])))
+    means = [cv_mean(model, X, y, folds) for model in models]
+    return outer_scores, chosen, (max if greater else min)(means)
+
+
+def test_nested_cross_validation_of_the_twelve_units():
+    units = twelve_units()
+    X = units.y_score.reshape(-1, 1)
+    outer = stratified_k_fold(units.y_true, n_splits=2)
+    models = [LogisticRegression(penalty=p) for p in (0.1, 1.0, 10.0)]
+    result = nested_cross_validation(models, X, units.y_true, metric=brier_score, folds=outer, inner_splits=2,
+                                     greater_is_better=False)
+    assert isinstance(result, NestedScore)
+    # Inside each half, two inner folds prefer the penalty 1; on the halves themselves the penalty 10
+    # has the lowest mean Brier score: the non-nested choice flatters itself.
+    assert result.chosen.tolist() == [1, 1] and result.best == 2
+    assert result.nested == pytest.approx(result.candidate_scores[1].mean(), abs=1e-15)
+    assert result.non_nested == result.candidate_scores[2].mean() < result.nested
+    assert round(result.nested, 4) == 0.2952 and round(result.non_nested, 4) == 0.2044
+    # The probabilities are those of the chosen candidate, fitted without each row's half.
+    expected = out_of_fold_probabilities(models[1], X, units.y_true, folds=outer)
+    assert np.array_equal(result.probabilities, expected)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nested_cross_validation_matches_plain_loops(seed):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(90) < 0.4).astype(int)
+    X = rng.normal(size=(90, 6))
+    X[:, :2] += 0.8 * y[:, None]
+    folds = stratified_k_fold(y, n_splits=3, shuffle=True, seed=seed)
+    models = [LogisticRegression(penalty=p) for p in (0.03, 1.0, 30.0)]
+    for metric, greater in ((log_loss, False), (brier_score, False)):
+        ours = nested_cross_validation(models, X, y, metric=metric, folds=folds, inner_splits=4, seed=seed,
+                                       greater_is_better=greater)
+        scores, chosen, non_nested = nested_oracle(models, X, y, metric, folds, 4, seed, greater)
+        assert ours.chosen.tolist() == chosen
+        assert np.max(np.abs(ours.fold_scores - scores)) <= 1e-12
+        assert abs(ours.nested - np.mean(scores)) <= 1e-12 and abs(ours.non_nested - non_nested) <= 1e-12
+
+
+class _Positive:
+    """A scikit-learn classifier whose predict_proba returns the positive class only."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        return _Positive(self.estimator.fit(X, y))
+
+    def predict_proba(self, X):
+        return self.estimator.predict_proba(X)[:, 1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nested_cross_validation_matches_grid_search(seed):
+    from sklearn.metrics import brier_score_loss, make_scorer
+    from sklearn.model_selection import GridSearchCV, cross_validate
+
+    rng = np.random.default_rng(10 + seed)
+    y = (rng.random(150) < 0.35).astype(int)
+    X = rng.normal(size=(150, 5)) * [1, 10, 0.1, 1, 3]
+    X[:, :2] += 0.9 * y[:, None] * [1, 10]
+    penalties = [0.001, 0.1, 10.0]
+    outer = stratified_k_fold(y, n_splits=4, shuffle=True, seed=seed)
+    candidates = [_Positive(SkLogisticRegression(C=c, solver="newton-cholesky", tol=1e-12)) for c in penalties]
+    ours = nested_cross_validation(candidates, X, y, metric=brier_score, folds=outer, inner_splits=3, seed=seed,
+                                   greater_is_better=False)
+    scorer = make_scorer(brier_score_loss, response_method="predict_proba", greater_is_better=False)
+    search = GridSearchCV(SkLogisticRegression(solver="newton-cholesky", tol=1e-12), {"C": penalties},
+                          scoring=scorer, cv=StratifiedKFold(3, shuffle=True, random_state=seed))
+    nested = cross_validate(search, X, y, scoring=scorer, cv=[tuple(f) for f in outer], return_estimator=True)
+    flat = GridSearchCV(SkLogisticRegression(solver="newton-cholesky", tol=1e-12), {"C": penalties},
+                        scoring=scorer, cv=[tuple(f) for f in outer]).fit(X, y)
+    # scikit-learn negates a loss to maximise it.
+    assert np.max(np.abs(ours.fold_scores + nested["test_score"])) <= 1e-12
+    assert ours.chosen.tolist() == [fitted.best_index_ for fitted in nested["estimator"]]
+    assert abs(ours.non_nested + flat.best_score_) <= 1e-12 and ours.best == flat.best_index_
+
+
+def test_one_candidate_has_no_choice_to_flatter():
+    units = twelve_units()
+    X = units.y_score.reshape(-1, 1)
+    folds = stratified_k_fold(units.y_true, n_splits=2)
+    result = nested_cross_validation([LogisticRegression()], X, units.y_true, metric=roc_auc, folds=folds,
+                                     inner_splits=2)
+    assert result.nested == result.non_nested and result.chosen.tolist() == [0, 0] and result.best == 0
+
+
+def test_means_equal_but_for_rounding_are_ties():
+    # Two candidates whose outer fold scores are the same three numbers in reverse order: the
+    # second's mean is one unit in the last place larger, yet the first must win.
+    class Constant:
+        def fit(self, X, y):
+            return self
+
+        def predict_proba(self, X):
+            return np.full(len(X), 0.5)
+
+    scores = [0.08, 0.83, 0.79]
+    assert np.mean(scores[::-1]) > np.mean(scores)  # by rounding only
+    calls = iter(scores + scores[::-1] + [0.5] * 100)  # the outer folds come first, then the inner ones
+
+    def metric(y_true, y_prob):
+        return next(calls)
+
+    y = np.array([0, 1] * 6)
+    result = nested_cross_validation([Constant(), Constant()], np.zeros((12, 1)), y, metric=metric,
+                                     folds=stratified_k_fold(y, n_splits=3), inner_splits=2)
+    assert result.best == 0 and result.chosen.tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    (dict(models=[]), ValueError, "models must be a non-empty sequence"),
+    (dict(models=[object()]), TypeError, r"models\[0\] must have a fit"),
+    (dict(metric="roc_auc"), TypeError, "metric must be a function"),
+    (dict(X=np.zeros(12)), ValueError, "X must be a 2-D array"),
+    (dict(X=np.zeros((11, 1))), ValueError, "inconsistent lengths"),
+    (dict(inner_splits=1), ValueError, "n_splits must be at least 2"),
+    (dict(inner_splits=3), ValueError, "fewer than inner_splits=3"),
+    (dict(greater_is_better="yes"), TypeError, "greater_is_better must be True or False"),
+    (dict(seed=-1), ValueError, "seed must be a non-negative integer"),
+    (dict(folds=[(np.arange(6), np.arange(6, 12))]), ValueError, "test folds must cover every row"),
+])
+def test_nested_cross_validation_refuses_bad_input(kwargs, error, message):
+    units = twelve_units()
+    arguments = dict(models=[LogisticRegression()], X=units.y_score.reshape(-1, 1), y=units.y_true,
+                     metric=roc_auc, folds=stratified_k_fold(units.y_true, n_splits=2), inner_splits=2)
+    arguments.update(kwargs)
+    models, X, y = arguments.pop("models"), arguments.pop("X"), arguments.pop("y")
+    with pytest.raises(error, match=message):
+        nested_cross_validation(models, X, y, **arguments)
+
+
+def test_nested_scores_figure_marks_the_flattering_side():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from evalmetrics.plotting.validation import plot_nested_scores
+
+    results = [NestedScore(0.30, 0.20, None, None, None, 0, None), NestedScore(0.25, 0.25, None, None, None, 0, None),
+               NestedScore(0.10, 0.15, None, None, None, 0, None)]
+    fig = plot_nested_scores(results, metric="Brier score", greater_is_better=False)
+    ax = fig.axes[0]
+    flattering, other = (collection.get_offsets() for collection in ax.collections)
+    assert flattering.tolist() == [[0.30, 0.20]] and other.tolist() == [[0.25, 0.25], [0.10, 0.15]]
+    assert ax.get_xlabel() == "nested Brier score" and ax.get_ylabel() == "non-nested Brier score"
+    plt.close(fig)
+    # For a score the flattering side is above the diagonal.
+    fig = plot_nested_scores(results, greater_is_better=True)
+    flattering, _ = (collection.get_offsets() for collection in fig.axes[0].collections)
+    assert flattering.tolist() == [[0.10, 0.15]]
+    plt.close(fig)

@@ -465,7 +465,9 @@ SCALE_FREE = [
     ("mean_absolute_error", em.mean_absolute_error, "real"),
     ("mean_absolute_percentage_error", em.mean_absolute_percentage_error, "real"),
     ("r2_score", em.r2_score, "real"),
+    ("pinball_loss", functools.partial(em.pinball_loss, alpha=0.8), "real"),
     ("best_constant", lambda y, _, **o: em.best_constant(y, **o), "real"),
+    ("best_constant_pinball", lambda y, _, **o: em.best_constant(y, metric="pinball", alpha=0.3, **o), "real"),
     ("mape_optimal_constant", lambda y, _, **o: em.mape_optimal_constant(y, **o), "real"),
     ("isotonic_regression", lambda y, _, **o: em.isotonic_regression(y, **o), "real"),
 ]

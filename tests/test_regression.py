@@ -21,7 +21,9 @@ from evalmetrics.regression import (
     mape_optimal_constant,
     mean_absolute_error,
     mean_absolute_percentage_error,
+    mean_absolute_scaled_error,
     mean_squared_error,
+    pinball_loss,
     r2_score,
     root_mean_squared_error,
 )
@@ -304,3 +306,165 @@ def test_best_constants_figure(households):
     assert [ax.get_title() for ax in fig.axes] == ["MSE", "MAE", "MAPE"]
     assert all(ax.get_xlabel() and ax.get_ylabel() for ax in fig.axes)
     plt.close(fig)
+
+
+# ---------------------------------------------------------------------------
+# the pinball loss and its best constant
+# ---------------------------------------------------------------------------
+
+def test_pinball_loss_of_the_households(households):
+    y, y_hat = households.y_true, households.y_pred
+    # Residuals y - y_hat = -2, 2, 0, 6, -3, -2: at alpha = 0.9 the two under-forecasts (2 and 6)
+    # cost 0.9 per kWh and the three over-forecasts (2, 3, 2) 0.1, (7.2 + 0.7) / 6 = 79/60.
+    assert pinball_loss(y, y_hat, alpha=0.9) == pytest.approx(float(Fraction(79, 60)), abs=1e-15)
+    assert round(pinball_loss(y, y_hat, alpha=0.9), 4) == 1.3167
+    # At alpha = 0.5 every unit costs one half: half the MAE 15/6.
+    assert pinball_loss(y, y_hat) == 1.25 == mean_absolute_error(y, y_hat) / 2
+    # alpha = 0 charges only over-forecasts (7 kWh), alpha = 1 only under-forecasts (8 kWh).
+    assert pinball_loss(y, y_hat, alpha=0.0) == pytest.approx(7 / 6, abs=1e-15)
+    assert pinball_loss(y, y_hat, alpha=1.0) == pytest.approx(8 / 6, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pinball_loss_matches_sklearn(seed):
+    from sklearn.metrics import mean_pinball_loss
+
+    rng = np.random.default_rng(seed)
+    y = np.round(rng.gamma(2.0, 10.0, 300), 0)  # ties and zeros
+    y_hat = np.round(y + rng.normal(0, 5, 300), 0)  # many exact hits
+    weights = rng.integers(0, 4, 300).astype(float)
+    for alpha in (0.0, 0.05, 0.5, 0.9, 1.0, float(rng.uniform())):
+        for w in (None, weights):
+            ours = pinball_loss(y, y_hat, alpha=alpha, sample_weight=w)
+            theirs = mean_pinball_loss(y, y_hat, alpha=alpha, sample_weight=w)
+            assert abs(ours - theirs) <= TOL * max(1.0, abs(theirs))
+
+
+def test_best_pinball_constant_of_the_households(households):
+    y = households.y_true  # sorted: 8, 12, 15, 20, 25, 30
+    # alpha = 0.8: the cumulative count first reaches 0.8 * 6 = 4.8 at the fifth target, 25.
+    best = best_constant(y, metric="pinball", alpha=0.8)
+    assert (best.low, best.high, best.value) == (25.0, 25.0, 25.0)
+    # At 25: the target 30 under-forecast by 5 at 0.8 (4), over-forecasts 17 + 13 + 10 + 5 = 45 at 0.2 (9):
+    # 13 / 6.
+    assert best.loss == pytest.approx(float(Fraction(13, 6)), abs=1e-15)
+    # alpha = 0.5 is the median interval of the MAE, with half its loss.
+    half, mae = best_constant(y, metric="pinball"), best_constant(y, metric="mae")
+    assert (half.low, half.high, half.value) == (mae.low, mae.high, mae.value)
+    assert half.loss == pytest.approx(mae.loss / 2, abs=1e-15)
+    # alpha = 0.5 is also what best_constant(metric="pinball") assumes without alpha.
+    assert best_constant(y, metric="pinball", alpha=0.5) == half
+
+
+@settings(max_examples=150, deadline=None)
+@given(targets, st.lists(st.integers(0, 3), min_size=30, max_size=30), st.integers(1, 99), st.integers(-50, 450))
+def test_best_pinball_constant_is_the_weighted_quantile(y, weights, percent, other):
+    from sklearn.metrics import mean_pinball_loss
+
+    w = np.array(weights[: len(y)], dtype=float)
+    w[0] = max(w[0], 1.0)
+    alpha = percent / 100
+    best = best_constant(y, metric="pinball", alpha=alpha, sample_weight=w)
+    # low is NumPy's weighted inverted-CDF quantile, the first target whose cumulative weight reaches alpha.
+    assert best.low == np.quantile(y, alpha, weights=w, method="inverted_cdf")
+    # Every point of [low, high] attains the minimum, no constant does better, and the loss is scikit-learn's.
+    for c in (best.low, best.value, best.high):
+        assert mean_pinball_loss(y, np.full(len(y), c), alpha=alpha, sample_weight=w) == pytest.approx(
+            best.loss, abs=1e-9)
+    assert best.loss <= pinball_loss(y, np.full(len(y), other / 10.0), alpha=alpha, sample_weight=w) + 1e-9
+    # Outside the interval the loss is larger.
+    assert pinball_loss(y, np.full(len(y), best.low - 0.5), alpha=alpha, sample_weight=w) > best.loss + 1e-12
+    assert pinball_loss(y, np.full(len(y), best.high + 0.5), alpha=alpha, sample_weight=w) > best.loss + 1e-12
+
+
+def test_weighted_pinball_constant_equals_repeated_rows():
+    y = np.array([8.0, 12.0, 15.0, 20.0])
+    weights = np.array([1, 3, 1, 2])
+    for alpha in (0.1, 0.5, 0.6, 0.9):
+        assert best_constant(y, metric="pinball", alpha=alpha, sample_weight=weights) == pytest.approx(
+            best_constant(np.repeat(y, weights), metric="pinball", alpha=alpha), abs=1e-12)
+
+
+@pytest.mark.parametrize(("alpha", "error"), [(1.5, ValueError), (-0.1, ValueError), (np.nan, ValueError),
+                                              ("0.5", TypeError), (True, TypeError)])
+def test_pinball_loss_refuses_a_bad_alpha(alpha, error):
+    with pytest.raises(error, match="alpha"):
+        pinball_loss([1.0, 2.0], [1.0, 3.0], alpha=alpha)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 1.0, 1.5])
+def test_best_pinball_constant_needs_alpha_strictly_inside(alpha):
+    # alpha = 0 (or 1): every constant at or below the smallest (above the largest) target is best.
+    with pytest.raises(ValueError, match="alpha must be strictly between 0 and 1"):
+        best_constant([1.0, 2.0], metric="pinball", alpha=alpha)
+
+
+def test_alpha_belongs_to_the_pinball_loss_only():
+    with pytest.raises(ValueError, match='alpha applies to metric="pinball" only'):
+        best_constant([1.0, 2.0], metric="mae", alpha=0.5)
+
+
+# ---------------------------------------------------------------------------
+# MASE
+# ---------------------------------------------------------------------------
+
+def test_mase_of_the_docstring_example(households):
+    week = [14.0, 18.0, 14.0, 18.0, 22.0, 18.0, 22.0]  # six day-to-day changes of 4 kWh
+    # MAE 15/6 over a scale of 4: 5/8.
+    value = mean_absolute_scaled_error(households.y_true, households.y_pred, y_train=week)
+    assert value == 0.625
+
+
+@pytest.mark.parametrize("seasonality", [1, 7, 30])
+def test_mase_is_the_mae_over_the_naive_forecasts_in_sample_mae(seasonality):
+    from evalmetrics import demand_series
+
+    sales = demand_series(seed=3)
+    train, test = sales[:-100], sales[-100:]
+    forecast = np.full(100, train[-28:].mean())
+    # The naive forecast of day t is day t - m; its in-sample errors, written as a loop.
+    naive_errors = [abs(train[t] - train[t - seasonality]) for t in range(seasonality, len(train))]
+    expected = mean_absolute_error(test, forecast) / (sum(naive_errors) / len(naive_errors))
+    value = mean_absolute_scaled_error(test, forecast, y_train=train, seasonality=seasonality)
+    assert abs(value - expected) <= TOL
+    # Days without a sale leave it finite, where MAPE explodes.
+    assert np.any(test == 0) and np.isfinite(value) and mean_absolute_percentage_error(test, forecast) > 1e14
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=3, max_size=20), st.integers(1, 1000), st.integers(-50, 50))
+def test_mase_has_no_units(series, factor, shift):
+    series = np.array(series, dtype=float)
+    if np.all(series[1:] == series[:-1]):
+        return  # a constant series has no scale (tested below)
+    y, forecast = series[-2:] + 1.0, series[-2:]
+    value = mean_absolute_scaled_error(y, forecast, y_train=series)
+    # Scaling every number by a factor (kWh to Wh) or shifting them all leaves it unchanged.
+    scale, offset = factor / 7, shift / 3
+    assert mean_absolute_scaled_error(y * scale + offset, forecast * scale + offset,
+                                      y_train=series * scale + offset) == pytest.approx(value, rel=1e-9)
+
+
+def test_mase_of_a_series_without_naive_error_is_nan_with_a_warning():
+    with pytest.warns(UndefinedMetricWarning, match="repeats itself at lag seasonality"):
+        assert np.isnan(mean_absolute_scaled_error([1.0, 2.0], [1.0, 1.0], y_train=[3.0, 3.0, 3.0]))
+    with pytest.warns(UndefinedMetricWarning):  # a weekly series that repeats each week
+        assert np.isnan(mean_absolute_scaled_error([1.0], [2.0], y_train=[1.0, 2.0, 1.0, 2.0], seasonality=2))
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    (dict(y_train=[1.0]), ValueError, "y_train needs more than seasonality=1 values, got 1"),
+    (dict(y_train=[1.0, 2.0, 3.0], seasonality=3), ValueError, "y_train needs more than seasonality=3"),
+    (dict(y_train=[1.0, 2.0], seasonality=0), ValueError, "seasonality must be at least 1"),
+    (dict(y_train=[1.0, 2.0], seasonality=1.0), TypeError, "seasonality must be an integer"),
+    (dict(y_train=[1.0, np.nan]), ValueError, "y_train contains 1 NaN"),
+    (dict(y_train=["a", "b"]), TypeError, "y_train must contain numbers"),
+])
+def test_mase_refuses_a_bad_training_series(kwargs, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(")):
+        mean_absolute_scaled_error([1.0, 2.0], [1.0, 3.0], **kwargs)
+
+
+def test_mase_needs_the_training_series():
+    with pytest.raises(TypeError, match="y_train"):
+        mean_absolute_scaled_error([1.0, 2.0], [1.0, 3.0])

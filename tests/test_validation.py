@@ -881,13 +881,37 @@ def test_bad_labels_are_refused_by_the_multiclass_functions(where, call, data, a
         call(*pair)
 
 
+# Labels against a matrix with one column per class (here the two classes of Y).
+_MATRIX = np.column_stack([1 - SCORES, SCORES])
+LABELS_AND_MATRICES = [
+    ("classwise_ece", lambda y_true: em.classwise_ece(y_true, _MATRIX, n_bins=4)),
+    ("top_label_ece", lambda y_true: em.top_label_ece(y_true, _MATRIX, n_bins=4)),
+    ("TemperatureScaling", lambda y_true: em.TemperatureScaling().fit(np.log(_MATRIX), y_true)),
+]
+
+
+@pytest.mark.parametrize(("where", "call"), LABELS_AND_MATRICES, ids=[n for n, _ in LABELS_AND_MATRICES])
+@generated
+@given(data=st.data())
+def test_bad_labels_are_refused_by_the_functions_of_probability_matrices(where, call, data):
+    error, bad = data.draw(bad_labels(Y))
+    name = "y" if where == "TemperatureScaling" else "y_true"
+    with pytest.raises(error, match=rf"\b{name}\b"):
+        call(bad)
+
+
 NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one array
     ("mean_squared_error", em.mean_squared_error),
     ("root_mean_squared_error", em.root_mean_squared_error),
     ("mean_absolute_error", em.mean_absolute_error),
     ("mean_absolute_percentage_error", em.mean_absolute_percentage_error),
     ("r2_score", em.r2_score),
+    ("pinball_loss", partial(em.pinball_loss, alpha=0.9)),
+    ("mean_absolute_scaled_error", partial(em.mean_absolute_scaled_error, y_train=[2.0, 3.0, 5.0])),
+    ("mean_absolute_scaled_error(y_train)", lambda y_true, y_pred: em.mean_absolute_scaled_error(
+        SCORES, SCORES, y_train=y_true)),
     ("best_constant", lambda y_true, _: em.best_constant(y_true)),
+    ("best_constant(metric=\"pinball\")", lambda y_true, _: em.best_constant(y_true, metric="pinball", alpha=0.2)),
     ("mape_optimal_constant", lambda y_true, _: em.mape_optimal_constant(y_true)),
     ("delong_test", lambda y_true, y_pred: em.delong_test(Y, y_true, y_pred)),
 ]
@@ -897,11 +921,13 @@ NUMBER_PAIRS = [  # (y_true, y_pred) of real numbers, and the functions of one a
 @generated
 @given(data=st.data(), first=st.booleans())
 def test_bad_numbers_are_refused_by_the_regression_functions(where, call, data, first):
-    if where in ("best_constant", "mape_optimal_constant"):
+    if where in ("best_constant", "mape_optimal_constant", 'best_constant(metric="pinball")',
+                 "mean_absolute_scaled_error(y_train)"):
         first = True
     error, bad = data.draw(bad_scores(SCORES))
     pair = (bad, SCORES) if first else (SCORES, bad)
-    names = {"delong_test": ("y_score_a", "y_score_b")}.get(where, ("y_true", "y_pred"))
+    names = {"delong_test": ("y_score_a", "y_score_b"),
+             "mean_absolute_scaled_error(y_train)": ("y_train", None)}.get(where, ("y_true", "y_pred"))
     with pytest.raises(error, match=rf"\b{names[0] if first else names[1]}\b"):
         call(*pair)
 
@@ -1002,14 +1028,15 @@ def test_every_public_function_of_arrays_is_attacked():
     # A new function of label or number arrays must join a registry of test_common
     # or a table of this file; the functions of matrices and counts are named here.
     not_arrays = {"counts_from_matrix", "one_vs_rest", "midranks", "k_fold", "time_series_split",
-                  "out_of_fold_probabilities", "normal_quantile", "wald_interval", "wilson_interval",
+                  "out_of_fold_probabilities", "nested_cross_validation", "normal_quantile", "wald_interval",
+                  "wilson_interval",
                   "agresti_coull_interval", "clopper_pearson_interval",  # counts: tests/test_intervals.py
                   "coverage_probability",
                   "isotonic_regression", "bootstrap_interval", "bootstrap_difference", "threshold_table",
                   "normal_cdf"}  # attacked by test_normal_cdf_refuses_what_is_not_real_numbers
     attacked = ({variant_of(m.name) for m in ATTACKED} | {n for n, _ in LABEL_PAIRS}
-                | {n for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {n for n, _ in MATRIX_METRICS}
-                | {"stratified_k_fold"})
+                | {n.split("(")[0] for n, _ in NUMBER_PAIRS} | {n for n, _ in GROUPED} | {n for n, _ in MATRIX_METRICS}
+                | {"stratified_k_fold"} | {n for n, _ in LABELS_AND_MATRICES})
     for module in (em.regression, em.averaging, em.counts, em.delong, em.ranking, em.cross_validation,
                    em.intervals, em.recalibration, em.rates, em.curves, em.budgets, em.calibration):
         for name in module.__all__:

@@ -1,4 +1,4 @@
-"""Figures of calibration: reliability diagrams (binned and CORP), the Brier waterfall.
+"""Figures of calibration: reliability diagrams (binned, CORP, per class), the Brier waterfall.
 
 Used by the chapters calibration, brier-decomposition and in-practice.
 Every function draws on the axes it is given (or a new figure), labels its
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
 
 __all__ = [
     "plot_brier_waterfall",
+    "plot_classwise_reliability",
     "plot_corp_diagram",
     "plot_reliability_and_corp",
     "plot_reliability_diagram",
@@ -274,4 +275,79 @@ def plot_brier_waterfall(decomposition: BrierDecomposition | BinnedBrierDecompos
     ax.set_xticks(range(4), names)
     ax.set_ylim(0, max(unc, score) * 1.18)
     finish(ax, xlabel="", ylabel="Brier score", title=title, legend=False)
+    return fig
+
+
+def plot_classwise_reliability(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = 10, strategy: str = "uniform",
+                               labels: ArrayLike | None = None, figsize: tuple[float, float] = (8.8, 3.4)) -> Figure:
+    """Reliability diagrams of several classes: one panel per class, then the top label.
+
+    Panel ``k`` bins column ``k`` of the probabilities and plots the share of
+    rows of class ``k`` in each bin (the curves behind :func:`evalmetrics.classwise_ece`);
+    the last panel bins each row's largest probability, the confidence, and
+    plots the share of rows whose predicted class is right (behind
+    :func:`evalmetrics.top_label_ece`).  With one model each panel's title
+    gives its ECE; several models share one legend below the panels.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        Class labels.
+    y_prob : array_like of shape (n, K) or mapping of str to such arrays
+        Probabilities, one column per class; a mapping draws several models
+        (labelled by its keys) on the same panels.
+    n_bins, strategy, labels
+        As in :func:`evalmetrics.classwise_ece`.
+    figsize : (float, float)
+        Size in inches of the figure.
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> both = np.column_stack([1 - units.y_score, units.y_score])
+    >>> fig = plot_classwise_reliability(units.y_true, both, n_bins=4)
+    >>> [ax.get_title() for ax in fig.axes]
+    ['class 0, ECE 0.1708', 'class 1, ECE 0.1708', 'top label, ECE 0.0792']
+    """
+    models = _forecasts(y_prob)
+    # The public functions validate the input (and give the single model's ECEs).
+    eces = {name: (calibration.classwise_ece(y_true, probabilities, n_bins=n_bins, strategy=strategy,
+                                             labels=labels, average=None),
+                   calibration.top_label_ece(y_true, probabilities, n_bins=n_bins, strategy=strategy,
+                                             labels=labels))
+            for name, probabilities in models.items()}
+    y_true = np.asarray(y_true)
+    classes = np.unique(y_true) if labels is None else np.asarray(labels)
+    plt = pyplot()
+    fig, panels = plt.subplots(1, len(classes) + 1, figsize=figsize, layout="constrained", sharey=True)
+    for ax in panels:
+        _diagonal(ax)
+    for (name, probabilities), colour in zip(models.items(), PALETTE):
+        matrix = np.asarray(probabilities, dtype=float)
+        predicted = np.argmax(matrix, axis=1)
+        events = [(y_true == label, matrix[:, k]) for k, label in enumerate(classes)]
+        events.append((classes[predicted] == y_true, matrix[np.arange(len(matrix)), predicted]))
+        for ax, (happened, forecast) in zip(panels, events):
+            curve = calibration.reliability_curve(happened.astype(int), forecast, n_bins=n_bins, strategy=strategy)
+            ax.plot(curve.mean_predicted, curve.fraction_positive, marker="o", markersize=3.5, color=colour,
+                    linewidth=1.4, label=name)
+    for k, ax in enumerate(panels):
+        is_top = k == len(classes)
+        title = "top label" if is_top else f"class {classes[k]}"
+        if len(models) == 1:
+            per_class, top = next(iter(eces.values()))
+            title += f", ECE {top if is_top else per_class[k]:.4f}"
+        finish(ax, xlabel="confidence" if is_top else f"P(class {classes[k]})",
+               ylabel="observed share" if k == 0 else ("accuracy" if is_top else ""), title=title, legend=False)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+    if len(models) > 1:
+        handles, names = panels[0].get_legend_handles_labels()
+        fig.legend(handles, names, loc="outside lower center", ncol=len(names), frameon=False)
     return fig

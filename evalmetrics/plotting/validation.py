@@ -1,4 +1,4 @@
-"""Figures of validation and uncertainty: splitters, bootstrap distributions, intervals.
+"""Figures of validation and uncertainty: splitters, nested scores, bootstrap distributions, intervals.
 
 Used by the chapters cross-validation and intervals.  Every function draws
 on ``ax`` (or a new figure), labels its axes and returns the figure.
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._typing import ArrayLike
-from ..cross_validation import Fold
+from ..cross_validation import Fold, NestedScore
 from ._style import BLUE, GREY, MAX_WIDTH_IN, ORANGE, PALETTE, SMALL_TEXT, VERMILION, finish, new_axes, pyplot
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn
@@ -24,6 +24,7 @@ __all__ = [
     "plot_coverage_intervals",
     "plot_exact_coverage",
     "plot_interval_comparison",
+    "plot_nested_scores",
     "plot_splitters",
 ]
 
@@ -328,4 +329,63 @@ def plot_exact_coverage(p: ArrayLike, coverage: Mapping[str, ArrayLike], *, conf
                title=name, legend=False)
     for ax in axes.ravel()[len(items):]:
         ax.set_visible(False)
+    return fig
+
+
+def plot_nested_scores(results: Sequence[NestedScore], ax: Axes | None = None, *, metric: str = "score",
+                       greater_is_better: bool = True, figsize: tuple[float, float] = (4.6, 4.2)) -> Figure:
+    """Each repetition's non-nested score against its nested one, with the diagonal.
+
+    One point per result of :func:`evalmetrics.nested_cross_validation`
+    (one data set, or one subsample): on the diagonal the two estimates
+    agree; on the flattering side of it (above for a score, below for a
+    loss) the non-nested estimate reports more than the procedure delivers.
+
+    Parameters
+    ----------
+    results : sequence of NestedScore
+    ax : matplotlib Axes, optional
+    metric : str, default "score"
+        The metric's name, for the axis labels.
+    greater_is_better : bool, default True
+        False for a loss: then the flattering side is below the diagonal.
+    figsize : (float, float)
+        Size in inches of the new figure (when no axes are given).
+
+    Returns
+    -------
+    matplotlib Figure
+
+    Examples
+    --------
+    >>> from evalmetrics import LogisticRegression, brier_score, twelve_units
+    >>> from evalmetrics import nested_cross_validation, stratified_k_fold
+    >>> units = twelve_units()
+    >>> X = units.y_score.reshape(-1, 1)
+    >>> models = [LogisticRegression(penalty=p) for p in (0.1, 1.0, 10.0)]
+    >>> result = nested_cross_validation(
+    ...     models, X, units.y_true, metric=brier_score, greater_is_better=False,
+    ...     folds=stratified_k_fold(units.y_true, n_splits=2), inner_splits=2)
+    >>> fig = plot_nested_scores([result], metric="Brier score",
+    ...                          greater_is_better=False)
+    >>> fig.axes[0].get_xlabel()
+    'nested Brier score'
+    """
+    nested = np.array([result.nested for result in results], dtype=float)
+    non_nested = np.array([result.non_nested for result in results], dtype=float)
+    fig, ax = new_axes(ax, figsize=figsize)
+    low = float(min(nested.min(), non_nested.min()))
+    high = float(max(nested.max(), non_nested.max()))
+    pad = 0.05 * (high - low) if high > low else 0.01
+    span = [low - pad, high + pad]
+    ax.plot(span, span, color=GREY, linestyle="--", linewidth=1, label="both estimates equal")
+    flattering = non_nested > nested if greater_is_better else non_nested < nested
+    ax.scatter(nested[flattering], non_nested[flattering], color=VERMILION, s=28, zorder=3,
+               label="non-nested flatters")
+    ax.scatter(nested[~flattering], non_nested[~flattering], color=BLUE, s=28, zorder=3,
+               label="non-nested does not")
+    ax.set_xlim(span)
+    ax.set_ylim(span)
+    ax.set_aspect("equal")
+    finish(ax, xlabel=f"nested {metric}", ylabel=f"non-nested {metric}")
     return fig

@@ -61,9 +61,10 @@ from ._core import *  # noqa: F401,F403
 from .running import *  # noqa: F401,F403
 # isort: on
 
-from ._core import FITTED_TOLERANCE, METRIC_TOLERANCE, SIGMOID_TOLERANCE
+from ._core import FITTED_TOLERANCE, METRIC_TOLERANCE, SIGMOID_TOLERANCE, TEMPERATURE_TOLERANCE
 from ._data import BinarySet, binary_sets
 from .probabilities import identity_classifier
 
 __all__ = ["BinarySet", "Check", "Comparison", "FITTED_TOLERANCE", "METRIC_TOLERANCE", "NO_COUNTERPART",
-           "REGISTRY", "SIGMOID_TOLERANCE", "binary_sets", "compare_all", "format_table", "identity_classifier"]
+           "REGISTRY", "SIGMOID_TOLERANCE", "TEMPERATURE_TOLERANCE", "binary_sets", "compare_all", "format_table",
+           "identity_classifier"]

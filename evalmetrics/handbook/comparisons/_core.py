@@ -29,6 +29,10 @@ FITTED_TOLERANCE = 1e-8
 # scikit-learn fits the sigmoid calibrator by L-BFGS and stops when the
 # gradient is below 1e-6; evalmetrics iterates Newton's method to convergence.
 SIGMOID_TOLERANCE = 1e-6
+# scikit-learn fits the temperature by Brent's method on log(1 / T), which stops when the
+# bracket is about sqrt(epsilon) = 1.5e-8 of log(1 / T) wide; evalmetrics iterates Newton's
+# method to the last bits.  Probabilities differ by a few 1e-8, up to 1e-6 for large logits.
+TEMPERATURE_TOLERANCE = 1e-6
 
 # What a row compares, for the book's summary of the table (each kind has its own largest
 # difference): a metric of labels, scores and weights (counts, rates, curves, costs,
@@ -41,6 +45,8 @@ NO_COUNTERPART = {
     "ratio": "a guarded division, used by every rate",
     "binned_brier_decomposition": "scikit-learn has no Brier decomposition",
     "expected_calibration_error": "scikit-learn has no expected calibration error",
+    "classwise_ece": "scikit-learn has no expected calibration error",
+    "top_label_ece": "scikit-learn has no expected calibration error",
     "delong_interval": "scikit-learn and SciPy have no DeLong variance of the AUC",
     "delong_test": "scikit-learn and SciPy have no DeLong test",
     "bayes_threshold": "a formula, cFP / (cFP + cFN)",
@@ -49,6 +55,7 @@ NO_COUNTERPART = {
     "average_precision(method=\"interpolated\", \"11-point\", \"101-point\")":
         "scikit-learn computes only the step sum; the tests compare these with transcriptions of the "
         "PASCAL VOC and COCO evaluation code",
+    "mean_absolute_scaled_error": "scikit-learn has no MASE",
     "breast_cancer": "a wrapper of sklearn.datasets.load_breast_cancer",
     "binormal_scores": "synthetic data", "clustered_answers": "synthetic data",
     "binormal_curve": "a formula, 1 − Φ(t) and 1 − Φ((t − mean) / sd)",

@@ -2,15 +2,16 @@
 
 Covers :mod:`evalmetrics.cross_validation` (the chapter ``book/cross-validation.md``):
 the folds against ``sklearn.model_selection``'s splitters, index for index
-(the difference counts the indices that differ), and the out-of-fold
-probabilities against ``cross_val_predict``.
+(the difference counts the indices that differ), the out-of-fold
+probabilities against ``cross_val_predict``, and nested cross-validation
+against ``GridSearchCV`` inside and outside ``cross_validate``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ... import cross_validation, models
+from ... import calibration, cross_validation, models
 from ._core import _check, _load, _mismatches, _worst
 from ._data import _class_sets, _features
 
@@ -69,4 +70,54 @@ def _(rng, n):
             _load("sklearn.naive_bayes.GaussianNB")(), X, y, cv=folds, method="predict_proba")
         pairs.append((cross_validation.out_of_fold_probabilities(models.GaussianNaiveBayes(), X, y, folds=folds),
                       theirs[:, 1]))
+    return _worst(pairs)
+
+
+class _PositiveColumn:
+    """A scikit-learn classifier whose ``predict_proba`` gives the positive class's column only."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        return _PositiveColumn(self.estimator.fit(X, y))
+
+    def predict_proba(self, X):
+        return self.estimator.predict_proba(X)[:, 1]
+
+
+@_check("nested_cross_validation", "sklearn.model_selection.cross_validate(GridSearchCV(LogisticRegression(), "
+        '{"C": ...}, cv=StratifiedKFold(3, shuffle=True))) and GridSearchCV(cv=outer folds).best_score_',
+        "4 features on mixed scales; 5 values of C; log loss and Brier score; 2 seeds", kind="model")
+def _(rng, n):
+    logistic = _load("sklearn.linear_model.LogisticRegression")
+    grid_search = _load("sklearn.model_selection.GridSearchCV")
+    make_scorer, log_loss, brier = (_load(f"sklearn.metrics.{name}") for name in
+                                    ("make_scorer", "log_loss", "brier_score_loss"))
+    inner = _load("sklearn.model_selection.StratifiedKFold")
+    penalties = [0.001, 0.01, 0.1, 1.0, 100.0]
+    pairs = []
+    for seed in (0, 1):
+        X, y = _features(rng, n)
+        outer = cross_validation.stratified_k_fold(y, n_splits=5, shuffle=True, seed=seed)
+        outer_pairs = [(fold.train, fold.test) for fold in outer]
+        # Continuous scores: with the AUC, two candidates whose fold AUCs are permutations of each other tie
+        # exactly, and the last bits of each library's sum (different for a trapezoid and a count) break the tie.
+        for ours_metric, theirs_metric, greater in ((calibration.log_loss, log_loss, False),
+                                                    (calibration.brier_score, brier, False)):
+            candidates = [_PositiveColumn(logistic(C=c, solver="newton-cholesky", tol=1e-12)) for c in penalties]
+            ours = cross_validation.nested_cross_validation(candidates, X, y, metric=ours_metric, folds=outer,
+                                                            inner_splits=3, seed=seed, greater_is_better=greater)
+            scorer = make_scorer(theirs_metric, response_method="predict_proba", greater_is_better=greater)
+            search = grid_search(logistic(solver="newton-cholesky", tol=1e-12), {"C": penalties}, scoring=scorer,
+                                 cv=inner(3, shuffle=True, random_state=seed))
+            nested = _load("sklearn.model_selection.cross_validate")(search, X, y, scoring=scorer, cv=outer_pairs,
+                                                                     return_estimator=True)
+            flat = grid_search(logistic(solver="newton-cholesky", tol=1e-12), {"C": penalties}, scoring=scorer,
+                               cv=outer_pairs).fit(X, y)
+            sign = 1.0 if greater else -1.0  # scikit-learn negates a loss
+            pairs += [(ours.fold_scores, sign * nested["test_score"]), (ours.non_nested, sign * flat.best_score_),
+                      (ours.chosen, [fitted.best_index_ for fitted in nested["estimator"]]),
+                      (ours.best, flat.best_index_),
+                      (ours.candidate_scores.mean(axis=1), sign * flat.cv_results_["mean_test_score"])]
     return _worst(pairs)

@@ -2,9 +2,9 @@
 
 Covers :mod:`evalmetrics.calibration` and :mod:`evalmetrics.recalibration`
 (the chapters ``book/calibration.md`` and ``book/brier-decomposition.md``): the Brier
-score, the log loss, reliability curves, CORP, isotonic regression and Platt scaling,
-against ``brier_score_loss``, ``log_loss``, ``calibration_curve``, ``IsotonicRegression``,
-``LogisticRegression`` and ``CalibratedClassifierCV``.
+score, the log loss, reliability curves, CORP, isotonic regression, Platt scaling and
+temperature scaling, against ``brier_score_loss``, ``log_loss``, ``calibration_curve``,
+``IsotonicRegression``, ``LogisticRegression`` and ``CalibratedClassifierCV``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from functools import partial
 
 import numpy as np
 
-from ... import calibration, recalibration
-from ._core import FITTED_TOLERANCE, SIGMOID_TOLERANCE, _check, _load, _sk_metrics, _worst
-from ._data import _BINARY_DATA, _binary_check, _features
+from ... import calibration, cross_validation, recalibration
+from ._core import FITTED_TOLERANCE, SIGMOID_TOLERANCE, TEMPERATURE_TOLERANCE, _check, _load, _sk_metrics, _worst
+from ._data import _BINARY_DATA, _binary_check, _class_sets, _features
 
 # ---------------------------------------------------------------------------
 # probabilities: calibration and recalibration
@@ -117,15 +117,16 @@ def _platt(d):
 
 
 def identity_classifier(scores, y):
-    """A fitted scikit-learn classifier whose decision function is its one feature.
+    """A fitted scikit-learn classifier whose decision function is its features.
 
     Wrapped in ``sklearn.frozen.FrozenEstimator``, it lets scikit-learn's
     ``CalibratedClassifierCV`` calibrate given scores, as evalmetrics'
-    recalibrators do.
+    recalibrators do: one feature is the decision function of two classes,
+    several are the logits of as many classes (in the order of ``classes_``).
 
     Parameters
     ----------
-    scores : ndarray of shape (n,)
+    scores : ndarray of shape (n,) or (n, K)
     y : array_like of shape (n,)
         The labels; their distinct values become ``classes_``.
 
@@ -148,12 +149,16 @@ def identity_classifier(scores, y):
             return self
 
         def decision_function(self, X):
-            return np.asarray(X, dtype=float)[:, 0]
+            X = np.asarray(X, dtype=float)
+            return X[:, 0] if X.shape[1] == 1 else X
 
         def predict(self, X):
-            return self.classes_[(self.decision_function(X) > 0).astype(int)]
+            scores = self.decision_function(X)
+            if scores.ndim == 2:
+                return self.classes_[np.argmax(scores, axis=1)]
+            return self.classes_[(scores > 0).astype(int)]
 
-    return Identity().fit(scores[:, None], y)
+    return Identity().fit(scores.reshape(len(scores), -1), y)
 
 
 def _platt_smoothed(d):
@@ -191,4 +196,75 @@ def _(rng, n):
         theirs = calibrated(logistic(solver="newton-cholesky", tol=1e-12), method="sigmoid", ensemble=False,
                             cv=folds(3, shuffle=True, random_state=seed)).fit(X, y)
         pairs.append((ours.predict_proba(X), theirs.predict_proba(X)[:, 1]))
+    return _worst(pairs)
+
+
+def _sklearn_temperature(scores, y, sample_weight=None):
+    """scikit-learn's temperature calibrator of given scores (a frozen model: one map, fitted on all rows).
+
+    The folds of ``cv`` only split rows that a frozen model predicts the same way; two of them
+    need two rows of each class, where the default five warn for a rarer class.
+    """
+    frozen = _load("sklearn.frozen.FrozenEstimator")(identity_classifier(scores, y))
+    theirs = _load("sklearn.calibration.CalibratedClassifierCV")(frozen, method="temperature", cv=2)
+    with warnings.catch_warnings():
+        # The weights are meant for the calibrator only, which is what scikit-learn warns it does.
+        warnings.filterwarnings("ignore", message="Since FrozenEstimator", category=UserWarning)
+        return theirs.fit(scores.reshape(len(scores), -1), y, sample_weight=sample_weight)
+
+
+def _temperature_binary(d):
+    # scikit-learn's positive class is the larger label, which for ("ok", "faulty") is "ok": give it 0/1.
+    y = (d.y_true == d.label).astype(int)
+    # Log-odds without an intercept to fit: centred, so that positives score above the middle on average
+    # (otherwise the best temperature is infinite, which evalmetrics refuses and scikit-learn clips).
+    log_odds = d.y_score - np.average(d.y_score, weights=d.sample_weight)
+    ours = recalibration.TemperatureScaling().fit(log_odds, d.y_true, **d.ours())
+    theirs = _sklearn_temperature(log_odds, y, d.sample_weight)
+    return [(ours.predict_proba(_GRID), theirs.predict_proba(_GRID[:, None])[:, 1])]
+
+
+_binary_check("TemperatureScaling", 'sklearn.calibration.CalibratedClassifierCV(FrozenEstimator(model), '
+              'method="temperature")', _temperature_binary, _BINARY_DATA + "; centred scores; probabilities on a grid",
+              TEMPERATURE_TOLERANCE, kind="model")
+
+
+@_check("TemperatureScaling(logits of K classes)", 'sklearn.calibration.CalibratedClassifierCV(FrozenEstimator('
+        'model), method="temperature")', "4 sets of 3 and 5 classes (ints, strings), half weighted; logits rounded "
+        "to 1 decimal", TEMPERATURE_TOLERANCE, kind="model")
+def _(rng, n):
+    pairs = []
+    # Two classes are the 1-D check above: scikit-learn reads a binary decision function as one column.
+    for y, _, w in _class_sets(rng, n, sizes=(3, 5)):
+        classes, codes = np.unique(y, return_inverse=True)
+        logits = np.round(rng.normal(size=(n, len(classes))) + 1.2 * np.eye(len(classes))[codes], 1)
+        ours = recalibration.TemperatureScaling().fit(logits, y, sample_weight=w)
+        theirs = _sklearn_temperature(logits, y, w)
+        pairs.append((ours.predict_proba(logits), theirs.predict_proba(logits)))
+    return _worst(pairs)
+
+
+@_check("TemperatureScaling(out-of-fold logits)", 'sklearn.calibration.CalibratedClassifierCV(LogisticRegression(), '
+        'method="temperature", ensemble=False, cv=StratifiedKFold(3, shuffle=True))',
+        "3 classes, 4 features on mixed scales, 2 seeds; scikit-learn's LogisticRegression inside",
+        TEMPERATURE_TOLERANCE, kind="model")
+def _(rng, n):
+    logistic = _load("sklearn.linear_model.LogisticRegression")
+    calibrated = _load("sklearn.calibration.CalibratedClassifierCV")
+    folds = _load("sklearn.model_selection.StratifiedKFold")
+    pairs = []
+    for seed in range(2):
+        X, _ = _features(rng, n)
+        y = rng.integers(0, 3, n)
+        X[:, :2] += y[:, None] * X[:, :2].std(axis=0)
+        # ensemble=False: the calibrator is fitted on the out-of-fold logits, the model refitted on all rows.
+        logits = np.empty((n, 3))
+        for train, test in cross_validation.stratified_k_fold(y, n_splits=3, shuffle=True, seed=seed):
+            fitted = logistic(solver="newton-cholesky", tol=1e-12).fit(X[train], y[train])
+            logits[test] = fitted.decision_function(X[test])
+        ours = recalibration.TemperatureScaling().fit(logits, y)
+        model = logistic(solver="newton-cholesky", tol=1e-12).fit(X, y)
+        theirs = calibrated(logistic(solver="newton-cholesky", tol=1e-12), method="temperature", ensemble=False,
+                            cv=folds(3, shuffle=True, random_state=seed)).fit(X, y)
+        pairs.append((ours.predict_proba(model.decision_function(X)), theirs.predict_proba(X)))
     return _worst(pairs)
