@@ -574,10 +574,10 @@ def nested_cross_validation(models: Sequence[Any], X: ArrayLike, y: ArrayLike, *
         The outer folds; their test sets must cover every row once.
     inner_splits : int, default 5
         Stratified folds inside each outer training set.
-    seed : int or None
+    seed : int, numpy.random.Generator or None
         Shuffles the inner folds like ``StratifiedKFold(shuffle=True,
-        random_state=seed)``, the same seed in every outer fold; None keeps
-        the rows in order.
+        random_state=seed)``, the same seed in every outer fold (a Generator
+        gives one integer seed drawn from it); None keeps the rows in order.
     greater_is_better : bool, default True
         False for a loss (the Brier score, the log loss): the smallest wins.
 
@@ -620,7 +620,11 @@ def nested_cross_validation(models: Sequence[Any], X: ArrayLike, y: ArrayLike, *
     y = arrays.class_labels(y, "y")
     arrays.same_length(X=X, y=y)
     inner_splits = _check_splits(inner_splits)
-    if arrays.seed(seed, maximum=2**32 - 1) is not None:
+    seed = arrays.seed(seed, maximum=2**32 - 1)
+    if isinstance(seed, np.random.Generator):
+        # One integer drawn from it, as the splitters do: the same inner folds in every outer fold.
+        seed = arrays.seed(seed, concrete=True)
+    if seed is not None:
         seed = int(seed)
     greater_is_better = arrays.boolean(greater_is_better, "greater_is_better")
     folds = _check_folds(folds, len(y))

@@ -480,6 +480,9 @@ SEEDED = [
     ("bootstrap_difference", lambda seed: em.bootstrap_difference(em.roc_auc, Y, SCORES, SCORES[::-1],
                                                                   n_resamples=20, seed=seed)),
     ("k_fold", lambda seed: em.k_fold(10, n_splits=2, shuffle=True, seed=seed)),
+    ("nested_cross_validation", lambda seed: em.nested_cross_validation(
+        [em.LogisticRegression()], np.arange(16.0).reshape(-1, 1), np.tile([0, 1], 8), metric=em.brier_score,
+        folds=em.stratified_k_fold(np.tile([0, 1], 8), n_splits=2), inner_splits=2, seed=seed)),
     ("stratified_k_fold", lambda seed: em.stratified_k_fold(Y, n_splits=2, shuffle=True, seed=seed)),
     ("PlattCalibrated", _seeded_platt),
     ("binormal_scores", lambda seed: em.binormal_scores(3, 3, seed=seed)),
