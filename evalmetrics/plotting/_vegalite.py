@@ -1,0 +1,175 @@
+"""Pieces of the Vega-Lite 5 specifications of the explorers (``explorers.py``).
+
+The specifications are plain JSON: version 5, the version JupyterLab 4 and
+Notebook 7 render with their built-in renderer (its Vega-Lite is 5.6, so
+nothing newer than 5.6 is used here).  A view never computes a metric: it
+filters the rows the package computed down to the sliders' current values
+(:func:`where`) and draws or prints them.  Numbers are printed as the
+package formatted them (:func:`number`), so that the page shows exactly the
+text the tests compute.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._style import BLUE, GREY, ORANGE, VERMILION
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+MIME_TYPE = "application/vnd.vegalite.v5+json"
+# SVG, so that every number is text a reader can select and a screen reader can read.
+EMBED_OPTIONS = {"renderer": "svg", "actions": False}
+# Sizes in CSS pixels.  A chart at most WIDTH wide is shown at its natural size
+# in the website's column (660 px) and printed at most 6.27 in wide in the PDF,
+# where 12 px text is at least 8 pt.
+WIDTH = 600
+FONT_PX = 12
+ROW_PX = 18
+CONFIG = {
+    "font": "DejaVu Sans, Verdana, sans-serif",
+    "axis": {"labelFontSize": FONT_PX, "titleFontSize": FONT_PX, "titleFontWeight": "normal",
+             "grid": False},
+    "legend": {"labelFontSize": FONT_PX, "titleFontSize": FONT_PX},
+    "title": {"fontSize": FONT_PX + 1, "fontWeight": "bold", "anchor": "start"},
+    "text": {"fontSize": FONT_PX},
+    "view": {"stroke": None},
+    "concat": {"spacing": 28},
+}
+CLASS_COLOURS = (VERMILION, BLUE)  # positive, negative
+CURRENT = ORANGE
+REFERENCE = GREY
+
+
+def number(value, places: int = 4) -> str:
+    """A value as the explorers print it: integers as integers, other numbers to
+    ``places`` decimals, an undefined ratio (NaN) as "undefined"."""
+    value = float(value)
+    if math.isnan(value):
+        return "undefined"
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return f"{value:.{places}f}"
+
+
+def positions(values, name: str) -> np.ndarray:
+    """The positions of a slider: finite, increasing and evenly spaced (a range
+    input has one step), as float64."""
+    array = np.asarray(values, dtype=float).ravel()
+    if array.size < 2:
+        raise ValueError(f"{name} needs at least two positions, got {array.size}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite numbers")
+    steps = np.diff(array)
+    if np.any(steps <= 0) or np.ptp(steps) > 1e-9 * max(1.0, abs(steps[0])):
+        raise ValueError(f"{name} must be increasing and evenly spaced (one slider step), "
+                         f"got steps from {steps.min():g} to {steps.max():g}")
+    return array
+
+
+def slider(name: str, label: str, values: np.ndarray, default: float) -> dict:
+    """A top-level parameter bound to a labelled range input over ``values``."""
+    step = float(values[1] - values[0])
+    return {"name": name, "value": _plain(default),
+            "bind": {"input": "range", "min": _plain(values[0]), "max": _plain(values[-1]),
+                     "step": _plain(step), "name": f"{label} "}}
+
+
+def default_position(values: np.ndarray, wanted, name: str) -> float:
+    """The position of ``values`` nearest ``wanted``; an error if it is not within
+    half a step of one."""
+    index = int(np.argmin(np.abs(values - wanted)))
+    if abs(values[index] - wanted) > (values[1] - values[0]) / 2:
+        raise ValueError(f"{name}={wanted!r} is not one of the slider's positions "
+                         f"({values[0]:g} to {values[-1]:g})")
+    return float(values[index])
+
+
+def where(sliders: dict[str, np.ndarray]) -> str:
+    """A filter keeping the rows of the sliders' current values.  A slider's value
+    and a row's field are compared within half a step: a range input's value is a
+    decimal string, whose number may differ from the row's in the last bit."""
+    return " && ".join(f"abs(datum['{name}'] - {name}) < {_plain((v[1] - v[0]) / 2)}"
+                       for name, v in sliders.items())
+
+
+def readout(condition: str, fields, *, width: int, title, name: str = "readout",
+            data: str | None = None) -> dict:
+    """A two-column text table of the row the sliders select: for each ``(key,
+    label)`` of ``fields`` the label left and the row's text ``key`` right (fold
+    and lookup: a reshaping, no arithmetic); marks named ``<name>_label`` and
+    ``<name>_value``."""
+    labels = [{"key": key, "label": label, "order": i} for i, (key, label) in enumerate(fields)]
+    y = {"field": "order", "type": "ordinal", "axis": None}
+    view = {
+        "width": width, "height": len(labels) * ROW_PX,
+        "transform": [{"filter": condition},
+                      {"fold": [key for key, _ in fields], "as": ["key", "text"]},
+                      {"lookup": "key", "from": {"data": {"values": labels}, "key": "key",
+                                                 "fields": ["label", "order"]}}],
+        "layer": [
+            {"name": f"{name}_label", "mark": {"type": "text", "align": "left"},
+             "encoding": {"y": y, "x": {"value": 0}, "text": {"field": "label"}}},
+            {"name": f"{name}_value", "mark": {"type": "text", "align": "right"},
+             "encoding": {"y": y, "x": {"value": width}, "text": {"field": "text"}}},
+        ],
+    }
+    if title:
+        view["title"] = title
+    if data:
+        view["data"] = {"name": data}
+    return view
+
+
+def lookup_table(fields, **columns) -> list[dict]:
+    """Rows ``{key, label, order, **columns}`` for a lookup by key."""
+    return [{"key": key, "label": label, "order": i, **{c: v[i] for c, v in columns.items()}}
+            for i, (key, label) in enumerate(fields)]
+
+
+def linear(field: str, title: str, domain=None, **axis) -> dict:
+    """A quantitative position channel with a title and an optional fixed domain."""
+    channel = {"field": field, "type": "quantitative", "title": title}
+    if domain is not None:
+        channel["scale"] = {"domain": [_plain(d) for d in domain], "nice": False}
+    if axis:
+        channel["axis"] = axis
+    return channel
+
+
+def class_colour(field: str, names) -> dict:
+    return {"field": field, "type": "nominal", "title": None,
+            "scale": {"domain": list(names), "range": list(CLASS_COLOURS)},
+            "legend": {"orient": "top", "direction": "horizontal"}}
+
+
+def plain(value):
+    """A value JSON can carry: Python numbers, None for NaN."""
+    return _plain(value)
+
+
+def _plain(value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isnan(value):
+            return None
+        # The shortest decimal that reads back as the same number: 0.35, not 0.35000000000000003.
+        return round(value, 12) if value != 0 else 0.0
+    return value
+
+
+def rounded(value, places: int = 4):
+    """A position to draw (not to print), to ``places`` decimals: shorter data."""
+    value = _plain(value)
+    return value if value is None or isinstance(value, int) else round(value, places)
+
+
+def spec(description: str, sliders: list[dict], datasets: dict, body: dict) -> dict:
+    """A complete top-level specification."""
+    return {"$schema": SCHEMA, "description": description, "config": CONFIG,
+            "params": sliders, "datasets": datasets, **body}
