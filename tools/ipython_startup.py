@@ -59,3 +59,22 @@ def _evalmetrics_figure_rule():
 
 _evalmetrics_figure_rule()
 del _evalmetrics_figure_rule
+
+
+# An explorer (evalmetrics.plotting.explorers) shows itself as Vega-Lite, for Jupyter.  The
+# book needs two more forms of it: the element the website embeds (text/html, drawn by the
+# scripts _ext/evalmetrics_explorers.py serves) and a still picture at its default setting
+# for the PDF (PNG and vector PDF); myst-nb gives each builder its own.
+def _evalmetrics_explorers():
+    try:
+        from evalmetrics.plotting.explorers import Explorer
+        formatters = get_ipython().display_formatter.formatters
+    except (ImportError, NameError):  # no explorers, or not IPython: nothing to add
+        return
+    formatters["text/html"].for_type(Explorer, Explorer.to_html)
+    formatters["image/png"].for_type(Explorer, Explorer.to_png)
+    formatters["application/pdf"].for_type(Explorer, Explorer.to_pdf)
+
+
+_evalmetrics_explorers()
+del _evalmetrics_explorers

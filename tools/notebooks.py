@@ -95,6 +95,10 @@ _GLUE_IMPORT = re.compile(r"^(\s*)from\s+myst_nb\s+import\s+glue\s*$", re.MULTIL
 _RECORD_PREFIX = "application/papermill.record/"
 # Outputs Jupyter shows anyway in a better form (PNG), or cannot show at all.
 _DROP_MIMES = ("application/pdf",)
+# An explorer (evalmetrics.plotting.explorers) is Vega-Lite, which JupyterLab and Notebook 7
+# render themselves; the book's kernels add the website's embedding of it as text/html,
+# which Jupyter would prefer and could not draw (its scripts come with the website).
+_VEGALITE = "application/vnd.vegalite.v5+json"
 
 _ADMONITION_TITLES = {
     "note": "Note",
@@ -1237,7 +1241,8 @@ def _clean_output(output):
         output["metadata"].pop("scrapbook")
     if "data" in output:
         output = copy.deepcopy(output)
-        for mime in _DROP_MIMES:
+        drop = _DROP_MIMES + (("text/html",) if _VEGALITE in output["data"] else ())
+        for mime in drop:
             if len(output["data"]) > 1:
                 output["data"].pop(mime, None)
                 output.get("metadata", {}).pop(mime, None)

@@ -14,3 +14,4 @@ from .counts import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
+from .explorers import *  # noqa: F401,F403

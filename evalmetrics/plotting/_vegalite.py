@@ -71,9 +71,15 @@ def positions(values, name: str) -> np.ndarray:
 def slider(name: str, label: str, values: np.ndarray, default: float) -> dict:
     """A top-level parameter bound to a labelled range input over ``values``."""
     step = float(values[1] - values[0])
-    return {"name": name, "value": _plain(default),
-            "bind": {"input": "range", "min": _plain(values[0]), "max": _plain(values[-1]),
-                     "step": _plain(step), "name": f"{label} "}}
+    return {"name": name, "value": _whole(default),
+            "bind": {"input": "range", "min": _whole(values[0]), "max": _whole(values[-1]),
+                     "step": _whole(step), "name": f"{label} "}}
+
+
+def _whole(value):
+    # A whole number as an integer: the slider shows "2", not "2.0".
+    value = _plain(value)
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 def default_position(values: np.ndarray, wanted, name: str) -> float:

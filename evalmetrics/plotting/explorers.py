@@ -98,8 +98,9 @@ class Explorer:
         """
         # "</" never occurs inside the script element, whatever the labels say.
         data = self.to_json().replace("</", "<\\/")
+        options = html.escape(json.dumps(vl.EMBED_OPTIONS, separators=(",", ":")))
         return (f'<div class="evalmetrics-explorer" role="figure" '
-                f'aria-label="{html.escape(self.description)}">'
+                f'aria-label="{html.escape(self.description)}" data-embed-options="{options}">'
                 f'<div class="evalmetrics-explorer-view"></div>'
                 f'<script type="application/json">{data}</script></div>')
 
