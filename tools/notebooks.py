@@ -95,10 +95,10 @@ _GLUE_IMPORT = re.compile(r"^(\s*)from\s+myst_nb\s+import\s+glue\s*$", re.MULTIL
 _RECORD_PREFIX = "application/papermill.record/"
 # Outputs Jupyter shows anyway in a better form (PNG), or cannot show at all.
 _DROP_MIMES = ("application/pdf",)
-# An explorer (evalmetrics.plotting.explorers) is Vega-Lite, which JupyterLab and Notebook 7
-# render themselves; the book's kernels add the website's embedding of it as text/html,
-# which Jupyter would prefer and could not draw (its scripts come with the website).
-_VEGALITE = "application/vnd.vegalite.v5+json"
+# An output the book's kernels made in forms for the website and the PDF only (an explorer
+# of evalmetrics.plotting.explorers: tools/ipython_startup.py) carries what a reader's kernel
+# outputs in the metadata of its HTML; the notebook gets that instead.
+_JUPYTER_FORM = "jupyter"
 
 _ADMONITION_TITLES = {
     "note": "Note",
@@ -1239,10 +1239,15 @@ def _clean_output(output):
             return None  # glue(..., display=False): nothing was shown in the book either
         output = copy.deepcopy(output)
         output["metadata"].pop("scrapbook")
+    jupyter = output.get("metadata", {}).get("text/html", {})
+    if isinstance(jupyter, dict) and isinstance(jupyter.get(_JUPYTER_FORM), dict):
+        output = copy.deepcopy(output)
+        output["data"] = jupyter[_JUPYTER_FORM]["data"]
+        output["metadata"] = jupyter[_JUPYTER_FORM]["metadata"]
+        return output
     if "data" in output:
         output = copy.deepcopy(output)
-        drop = _DROP_MIMES + (("text/html",) if _VEGALITE in output["data"] else ())
-        for mime in drop:
+        for mime in _DROP_MIMES:
             if len(output["data"]) > 1:
                 output["data"].pop(mime, None)
                 output.get("metadata", {}).pop(mime, None)

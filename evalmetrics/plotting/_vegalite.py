@@ -83,10 +83,10 @@ def _whole(value):
 
 
 def default_position(values: np.ndarray, wanted, name: str) -> float:
-    """The position of ``values`` nearest ``wanted``; an error if it is not within
-    half a step of one."""
+    """The position of ``values`` equal to ``wanted`` (up to rounding); an error if
+    there is none."""
     index = int(np.argmin(np.abs(values - wanted)))
-    if abs(values[index] - wanted) > (values[1] - values[0]) / 2:
+    if abs(values[index] - wanted) > 1e-9 * (values[1] - values[0]):
         raise ValueError(f"{name}={wanted!r} is not one of the slider's positions "
                          f"({values[0]:g} to {values[-1]:g})")
     return float(values[index])

@@ -82,8 +82,10 @@ class Explorer:
         return json.dumps(self.spec, separators=(",", ":"), allow_nan=False)
 
     def to_html(self) -> str:
-        """The element a web page embeds: a ``div.evalmetrics-explorer`` holding the
-        specification as JSON; the page's scripts (Vega-Embed) draw it.
+        """The element a web page embeds, drawn there by the page's own Vega-Embed.
+
+        A ``div.evalmetrics-explorer`` holding the specification as JSON and the
+        options of Vega-Embed.
 
         Returns
         -------
@@ -105,7 +107,7 @@ class Explorer:
                 f'<script type="application/json">{data}</script></div>')
 
     def to_png(self, *, scale: float = 2.0) -> bytes:
-        """A PNG of the chart at the sliders' default positions (needs vl-convert-python).
+        """A PNG of the chart at the sliders' default positions (vl-convert-python).
 
         Parameters
         ----------
@@ -119,8 +121,7 @@ class Explorer:
         return _vl_convert().vegalite_to_png(self.spec, scale=float(scale), vl_version="5.8")
 
     def to_pdf(self) -> bytes:
-        """A vector PDF of the chart at the sliders' default positions (needs
-        vl-convert-python).
+        """A vector PDF of the chart at the sliders' default positions (vl-convert-python).
 
         Returns
         -------
@@ -143,8 +144,7 @@ def _vl_convert():
 
 def threshold_explorer(y_true, y_score, *, thresholds=None, threshold=None, costs=None,
                        cost_range=range(1, 11), pos_label=None, class_names=("positive", "negative")):
-    """Move the threshold: the counts, the rates and the point on the ROC and
-    precision-recall curves at each position.
+    """Move the threshold and watch the counts, the rates and the curves' points follow.
 
     The scores of the two classes are drawn with the threshold; beside them the
     four counts, accuracy, precision, recall, specificity and F1 at that
@@ -543,7 +543,8 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
     if values[0] <= 0 or values[-1] >= 1:
         raise ValueError("prevalences must lie strictly between 0 and 1")
     own = counts.positives / counts.total
-    first = vl.default_position(values, own if prevalence is None else prevalence, "prevalence")
+    first = (float(values[np.argmin(np.abs(values - own))]) if prevalence is None
+             else vl.default_position(values, prevalence, "prevalence"))
     measures = (("accuracy", accuracy), ("balanced accuracy", balanced_accuracy),
                 ("recall (TPR)", recall), ("specificity", specificity),
                 ("precision", lambda c: precision(c, zero_division=np.nan)), ("F1", f1),

@@ -16,8 +16,7 @@ __all__ = ["binormal_explorer"]
 
 
 def binormal_explorer(*, separation=2.0, prevalence=0.3, threshold=1.0, n=1000, seed=0):
-    """The threshold explorer of binormal samples, with sliders for the separation
-    and the prevalence.
+    """The threshold explorer of binormal samples, with separation and prevalence sliders.
 
     Negatives score N(0, 1) and positives N(separation, 1); each sample has ``n``
     examples, ``round(n * prevalence)`` of them positive, drawn with ``seed``.
