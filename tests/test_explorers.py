@@ -18,7 +18,7 @@ from helpers import assert_close
 
 from evalmetrics import BinaryCounts, binned_brier_decomposition, brier_decomposition
 from evalmetrics.handbook.plotting import binormal_explorer
-from evalmetrics.plotting._vegalite import MIME_TYPE, number
+from evalmetrics.plotting.explorers._vegalite import MIME_TYPE, number
 from evalmetrics.plotting.explorers import (
     Explorer,
     binning_explorer,

@@ -1,4 +1,5 @@
-"""Pieces of the Vega-Lite 5 specifications of the explorers (``explorers.py``).
+"""The chart of an explorer (:class:`Explorer`) and the pieces of its Vega-Lite 5
+specification.
 
 The specifications are plain JSON: version 5, the version JupyterLab 4 and
 Notebook 7 render with their built-in renderer (its Vega-Lite is 5.6, so
@@ -11,11 +12,14 @@ text the tests compute.
 
 from __future__ import annotations
 
+import dataclasses
+import html
+import json
 import math
 
 import numpy as np
 
-from ._style import BLUE, GREY, ORANGE, VERMILION
+from .._style import BLUE, GREY, ORANGE, VERMILION
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 MIME_TYPE = "application/vnd.vegalite.v5+json"
@@ -179,3 +183,111 @@ def spec(description: str, sliders: list[dict], datasets: dict, body: dict) -> d
     """A complete top-level specification."""
     return {"$schema": SCHEMA, "description": description, "config": CONFIG,
             "params": sliders, "datasets": datasets, **body}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Explorer:
+    """An interactive chart: a Vega-Lite 5 specification with its data.
+
+    Attributes
+    ----------
+    spec : dict
+        The specification (JSON-ready), data included.
+    description : str
+        What the chart shows, one sentence: its text form and its alt text.
+
+    Examples
+    --------
+    >>> from evalmetrics.plotting.explorers import threshold_explorer
+    >>> from evalmetrics.worked_example import twelve_units
+    >>> units = twelve_units()
+    >>> explorer = threshold_explorer(units.y_true, units.y_score)
+    >>> [p["name"] for p in explorer.spec["params"]]
+    ['threshold']
+    """
+
+    spec: dict
+    description: str
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return ({MIME_TYPE: self.spec, "text/plain": self.description},
+                {MIME_TYPE: {"embed_options": dict(EMBED_OPTIONS)}})
+
+    def to_json(self) -> str:
+        """The specification as JSON text.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import json
+        >>> from evalmetrics.plotting.explorers import threshold_explorer
+        >>> from evalmetrics.worked_example import twelve_units
+        >>> units = twelve_units()
+        >>> text = threshold_explorer(units.y_true, units.y_score).to_json()
+        >>> json.loads(text)["$schema"].endswith("vega-lite/v5.json")
+        True
+        """
+        return json.dumps(self.spec, separators=(",", ":"), allow_nan=False)
+
+    def to_html(self) -> str:
+        """The element a web page embeds, drawn there by the page's own Vega-Embed.
+
+        A ``div.evalmetrics-explorer`` holding the specification as JSON and the
+        options of Vega-Embed.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from evalmetrics.plotting.explorers import threshold_explorer
+        >>> from evalmetrics.worked_example import twelve_units
+        >>> units = twelve_units()
+        >>> threshold_explorer(units.y_true, units.y_score).to_html()[:38]
+        '<div class="evalmetrics-explorer" role'
+        """
+        # "</" never occurs inside the script element, whatever the labels say.
+        data = self.to_json().replace("</", "<\\/")
+        options = html.escape(json.dumps(EMBED_OPTIONS, separators=(",", ":")))
+        return (f'<div class="evalmetrics-explorer" role="figure" '
+                f'aria-label="{html.escape(self.description)}" data-embed-options="{options}">'
+                f'<div class="evalmetrics-explorer-view"></div>'
+                f'<script type="application/json">{data}</script></div>')
+
+    def to_png(self, *, scale: float = 2.0) -> bytes:
+        """A PNG of the chart at the sliders' default positions (vl-convert-python).
+
+        Parameters
+        ----------
+        scale : float, default 2.0
+            Pixels per CSS pixel.
+
+        Returns
+        -------
+        bytes
+        """
+        return _vl_convert().vegalite_to_png(self.spec, scale=float(scale), vl_version="5.8")
+
+    def to_pdf(self) -> bytes:
+        """A vector PDF of the chart at the sliders' default positions (vl-convert-python).
+
+        Returns
+        -------
+        bytes
+        """
+        return _vl_convert().vegalite_to_pdf(self.spec, vl_version="5.8")
+
+
+def _vl_convert():
+    try:
+        import vl_convert
+    except ImportError as error:  # pragma: no cover - depends on the installation
+        raise ImportError("a still picture of an explorer needs vl-convert-python: "
+                          "pip install 'evalmetrics[interactive]'") from error
+    return vl_convert
+
+
