@@ -23,7 +23,7 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 
-MARKER = 'class="evalmetrics-explorer"'
+MARKER = '<div class="evalmetrics-explorer"'  # an explorer, not a page quoting one
 SCRIPT = "explorers/vega.js"
 # The Vega-Lite the website runs: the oldest vl-convert-python bundles, the nearest to
 # the 5.6 that JupyterLab 4 and Notebook 7 render the same specifications with.
