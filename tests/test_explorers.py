@@ -18,7 +18,7 @@ from helpers import assert_close
 
 from evalmetrics import BinaryCounts, binned_brier_decomposition, brier_decomposition
 from evalmetrics.handbook.plotting import binormal_explorer
-from evalmetrics.plotting.explorers._vegalite import MIME_TYPE, number
+from evalmetrics.plotting.explorers._vegalite import MIME_TYPE, number, rate
 from evalmetrics.plotting.explorers import (
     Explorer,
     binning_explorer,
@@ -65,11 +65,11 @@ def test_threshold_explorer_rows_are_scikit_learn_s_numbers():
         tn, fp, fn, tp = confusion_matrix(y, pred, labels=[0, 1]).ravel()
         assert (row["TP"], row["FP"], row["FN"], row["TN"]) == tuple(map(str, (tp, fp, fn, tn)))
         assert row["n"] == str(tp + fp)
-        assert row["acc"] == number(accuracy_score(y, pred))
-        assert row["ppv"] == number(precision_score(y, pred, zero_division=np.nan))
-        assert row["tpr"] == number(recall_score(y, pred))
-        assert row["tnr"] == number(recall_score(1 - y, 1 - pred))
-        assert row["f1"] == number(f1_score(y, pred, zero_division=0.0)) or (tp == 0)
+        assert row["acc"] == rate(accuracy_score(y, pred))
+        assert row["ppv"] == rate(precision_score(y, pred, zero_division=np.nan))
+        assert row["tpr"] == rate(recall_score(y, pred))
+        assert row["tnr"] == rate(recall_score(1 - y, 1 - pred))
+        assert row["f1"] == rate(f1_score(y, pred, zero_division=np.nan))
         assert_close(row["fpr"], round(fp / (fp + tn), 4))
 
 
@@ -133,10 +133,10 @@ def test_prevalence_explorer_uses_expected_counts_at_each_prevalence():
         c = BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi, tn=(1 - fpr) * (1 - pi))
         by_label = {labels[k]: v for k, v in row.items() if k in labels}
         assert by_label["recall (TPR)"] == "0.7500" and by_label["specificity"] == "0.6250"
-        assert by_label["precision"] == number(precision(c))
-        assert by_label["MCC"] == number(matthews_correlation(c))
-        assert by_label["Cohen's kappa"] == number(cohen_kappa(c))
-        assert by_label["accuracy, flagging nothing"] == number(1 - pi)
+        assert by_label["precision"] == rate(precision(c))
+        assert by_label["MCC"] == rate(matthews_correlation(c))
+        assert by_label["Cohen's kappa"] == rate(cohen_kappa(c))
+        assert by_label["accuracy, flagging nothing"] == rate(1 - pi)
     moves = {r["label"]: r["moves"] for r in _lookup(explorer)}
     assert moves["recall (TPR)"] == moves["balanced accuracy"] == "does not move"
     assert moves["precision"] == moves["MCC"] == moves["accuracy"] == "moves with the prevalence"
@@ -165,14 +165,15 @@ def test_binning_explorer_rows_are_the_binned_decomposition():
         b = binned_brier_decomposition(y, s, n_bins=row["bins"], strategy="quantile")
         for field in ("reliability", "resolution", "uncertainty", "binned_brier_score",
                       "within_bin_variance", "within_bin_covariance", "brier_score"):
-            assert row[field] == number(getattr(b, field)), field
+            assert row[field] == rate(getattr(b, field)), field
     exact = brier_decomposition(y, s)
-    assert explorer.spec["datasets"]["exact"][0]["reliability"] == number(exact.reliability)
+    assert explorer.spec["datasets"]["exact"][0]["reliability"] == rate(exact.reliability)
 
 
-def test_number_prints_integers_decimals_and_undefined():
-    assert (number(3), number(3.0), number(2 / 3), number(float("nan"))) == \
-        ("3", "3", "0.6667", "undefined")
+def test_counts_print_as_integers_rates_with_four_decimals():
+    assert (number(3), number(3.0), number(2.5), number(float("nan"))) == \
+        ("3", "3", "2.5000", "undefined")
+    assert (rate(1), rate(2 / 3), rate(float("nan"))) == ("1.0000", "0.6667", "undefined")
 
 
 # ------------------------------------------------------------ the specification

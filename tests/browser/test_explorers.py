@@ -30,12 +30,16 @@ UNITS = twelve_units()
 PHONE = {"width": 390, "height": 844}
 
 
-def text(value) -> str:
-    """A number as the explorers print it."""
+def count(value) -> str:
+    """A count or a total as the explorers print it."""
     value = float(value)
-    if math.isnan(value):
-        return "undefined"
     return str(int(value)) if value.is_integer() else f"{value:.4f}"
+
+
+def text(value) -> str:
+    """A rate or a score as the explorers print it."""
+    value = float(value)
+    return "undefined" if math.isnan(value) else f"{value:.4f}"
 
 
 def steps(first, last, step):
@@ -46,7 +50,7 @@ def threshold_numbers(y, s, t) -> dict:
     c = counts_at_threshold(y, s, t)
     nan = dict(zero_division=np.nan)
     return {
-        "readout": [("flagged", text(c.tp + c.fp)), ("accuracy", text(accuracy(c))),
+        "readout": [("flagged", count(c.tp + c.fp)), ("accuracy", text(accuracy(c))),
                     ("precision", text(precision(c, **nan))), ("recall", text(recall(c, **nan))),
                     ("specificity", text(specificity(c, **nan))), ("F1", text(f1(c, **nan)))],
         "matrix": [f"TP {c.tp}", f"FN {c.fn}", f"FP {c.fp}", f"TN {c.tn}"],
@@ -56,7 +60,7 @@ def threshold_numbers(y, s, t) -> dict:
 def cost_numbers(y, s, t, cfp, cfn) -> dict:
     total = cost_at_threshold(y, s, t, false_positive_cost=cfp, false_negative_cost=cfn)
     bayes = bayes_threshold(false_positive_cost=cfp, false_negative_cost=cfn)
-    return {**threshold_numbers(y, s, t), "cost": [("total cost", text(total))],
+    return {**threshold_numbers(y, s, t), "cost": [("total cost", count(total))],
             "bayes": [("Bayes threshold", text(bayes))]}
 
 
@@ -71,7 +75,8 @@ PREVALENCE_MEASURES = (("accuracy", accuracy), ("balanced accuracy", balanced_ac
                        ("Cohen's kappa", cohen_kappa))
 
 
-def prevalence_numbers(pi) -> dict:
+def prevalence_numbers(prevalence) -> dict:
+    pi = prevalence
     c = counts_at_threshold(UNITS.y_true, UNITS.y_score, 0.5)
     tpr, fpr = c.tp / c.positives, c.fp / c.negatives
     expected = BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi,
@@ -80,7 +85,8 @@ def prevalence_numbers(pi) -> dict:
     return {"measures": rows + [("accuracy, flagging nothing", text(1 - pi))]}
 
 
-def binning_numbers(k) -> dict:
+def binning_numbers(bins) -> dict:
+    k = bins
     b = binned_brier_decomposition(UNITS.y_true, UNITS.y_score, n_bins=k)
     e = brier_decomposition(UNITS.y_true, UNITS.y_score)
     return {

@@ -47,14 +47,21 @@ REFERENCE = GREY
 
 
 def number(value, places: int = 4) -> str:
-    """A value as the explorers print it: integers as integers, other numbers to
-    ``places`` decimals, an undefined ratio (NaN) as "undefined"."""
+    """A count or a total as the explorers print it: a whole number as an integer,
+    another to ``places`` decimals, NaN as "undefined"."""
     value = float(value)
     if math.isnan(value):
         return "undefined"
     if value.is_integer() and abs(value) < 2**53:
         return str(int(value))
     return f"{value:.{places}f}"
+
+
+def rate(value, places: int = 4) -> str:
+    """A rate or a score as the explorers print it: to ``places`` decimals, an
+    undefined ratio (NaN) as "undefined"."""
+    value = float(value)
+    return "undefined" if math.isnan(value) else f"{value:.{places}f}"
 
 
 def positions(values, name: str) -> np.ndarray:

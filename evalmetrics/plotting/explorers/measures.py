@@ -80,7 +80,7 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
     nearest = int(np.argmin(np.abs(values - own)))
     fields = [(f"m{i}", name) for i, name in enumerate(table)]
     rows = [{"prevalence": vl.plain(pi),
-             **{key: vl.number(table[name][i]) for key, name in fields}}
+             **{key: vl.rate(table[name][i]) for key, name in fields}}
             for i, pi in enumerate(values)]
     moving = ["moves with the prevalence" if np.nanmax(c) - np.nanmin(c) > 1e-12 else "does not move"
               for c in table.values()]
@@ -177,8 +177,8 @@ def binning_explorer(y_true, y_prob, *, bins=range(1, 21), n_bins=10, strategy="
                      "fraction_positive": vl.rounded(y), "count": int(n)} for x, y, n in zip(*curve)]
         b = binned_brier_decomposition(y_true, y_prob, n_bins=int(k), strategy=strategy,
                                        pos_label=pos_label)
-        terms.append({"bins": int(k), **{key: vl.number(getattr(b, key)) for key, _ in BINNED}})
-    exact_row = {key: vl.number(getattr(exact, key)) for key, _ in EXACT}
+        terms.append({"bins": int(k), **{key: vl.rate(getattr(b, key)) for key, _ in BINNED}})
+    exact_row = {key: vl.rate(getattr(exact, key)) for key, _ in EXACT}
     here = vl.where({"bins": positions})
     axes = {"x": vl.linear("mean_predicted", "mean forecast in the bin", (0, 1)),
             "y": vl.linear("fraction_positive", "observed share of positives", (0, 1))}

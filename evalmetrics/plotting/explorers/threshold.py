@@ -58,7 +58,8 @@ def threshold_explorer(y_true, y_score, *, thresholds=None, threshold=None, cost
     >>> units = twelve_units()
     >>> explorer = threshold_explorer(units.y_true, units.y_score,
     ...                               class_names=("faulty", "working"))
-    >>> explorer.spec["params"][0]["value"], len(explorer.spec["datasets"]["states"])
+    >>> states = explorer.spec["datasets"]["states"]
+    >>> explorer.spec["params"][0]["value"], len(states)
     (0.5, 21)
     """
     from ... import arrays
@@ -202,7 +203,7 @@ def _threshold(grid, draw, thresholds, threshold, costs, cost_range, class_names
                     c.tp + c.fp, accuracy(c), precision(c, zero_division=np.nan),
                     recall(c, zero_division=np.nan), specificity(c, zero_division=np.nan),
                     f1(c, zero_division=np.nan))):
-                row[key] = vl.number(value)
+                row[key] = vl.number(value) if key == "n" else vl.rate(value)
             for key, _, _ in CELLS:
                 row[key] = vl.number(getattr(c, key.lower()))
             # The total cost of every pair of costs, by key "c<cFP>_<cFN>" (the sliders' values).
@@ -227,7 +228,7 @@ def _threshold(grid, draw, thresholds, threshold, costs, cost_range, class_names
              "bayes": vl.rounded(bayes_threshold(false_positive_cost=float(cfp),
                                                  false_negative_cost=float(cfn))
                                  if cfp + cfn > 0 else np.nan),
-             "text": vl.number(bayes_threshold(false_positive_cost=float(cfp),
+             "text": vl.rate(bayes_threshold(false_positive_cost=float(cfp),
                                                false_negative_cost=float(cfn))
                                if cfp + cfn > 0 else np.nan)}
             for cfp in cost_values for cfn in cost_values]
