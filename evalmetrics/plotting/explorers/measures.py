@@ -89,7 +89,7 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
     here = vl.where({"prevalence": values})
     y = {"field": "order", "type": "ordinal", "axis": None}
     low = min(0.0, float(np.nanmin([np.nanmin(c) for c in table.values()])))
-    text = vl.readout(here, fields, width=200, title=None, name="measures")
+    text = vl.readout(here, fields, width=250, title=None, name="measures")
     transform = text.pop("transform")
     transform[-1]["from"]["fields"] += ["reference", "moves"]
     transform[-1]["from"]["data"]["values"] = measures_table
