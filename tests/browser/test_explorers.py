@@ -148,14 +148,14 @@ def as_json(numbers: dict) -> dict:
 
 def shows(box, expected: dict, what: str) -> None:
     """The explorer shows ``expected`` (Vega redraws asynchronously: wait up to 5 s)."""
-    wanted = as_json(expected)
-    page = box.page
+    wanted = sorted(as_json(expected).items())
     try:
-        page.wait_for_function(f"([box, wanted]) => JSON.stringify(({READ})(box)) === "
-                               "JSON.stringify(wanted)", arg=[box.element_handle(), wanted],
-                               timeout=5_000, polling=25)
+        box.page.wait_for_function(
+            f"([box, wanted]) => {{ const got = ({READ})(box); return JSON.stringify("
+            "Object.keys(got).sort().map(k => [k, got[k]])) === JSON.stringify(wanted); }",
+            arg=[box.element_handle(), wanted], timeout=5_000, polling=25)
     except Exception:
-        assert box.evaluate(READ) == wanted, what
+        assert sorted(box.evaluate(READ).items()) == [tuple(item) for item in wanted], what
 
 
 @pytest.fixture(scope="module")
