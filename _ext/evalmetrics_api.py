@@ -64,6 +64,7 @@ PLOTTING_MODULES = (
     "evalmetrics.plotting.calibration",
     "evalmetrics.plotting.regression",
     "evalmetrics.plotting.validation",
+    "evalmetrics.plotting.explorers",
 )
 
 

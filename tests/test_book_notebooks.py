@@ -246,6 +246,24 @@ def test_notebook_conversion_keeps_outputs_and_runs_without_myst_nb(book):
     namespace["glue"]("x", 1, display=False)
 
 
+def test_an_output_made_for_the_book_gives_way_to_its_jupyter_form(book):
+    # An explorer in the build: the website's element and a still picture, with what a
+    # reader's kernel outputs (Vega-Lite) in the HTML's metadata (tools/ipython_startup.py).
+    jupyter = {"data": {"application/vnd.vegalite.v5+json": {"mark": "point"}, "text/plain": "chart"},
+               "metadata": {"application/vnd.vegalite.v5+json": {"embed_options": {"renderer": "svg"}}}}
+    cell = nbformat.v4.new_code_cell("explorer")
+    cell.outputs = [nbformat.v4.new_output(
+        "execute_result", execution_count=1,
+        data={"text/html": "<div></div>", "image/png": "iVBO", "application/pdf": "JVBE",
+              "text/plain": "chart"},
+        metadata={"text/html": {"jupyter": jupyter}})]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    converted, problems = notebooks.convert_notebook(nb, book, docname="book/x", srcdir=ROOT)
+    assert problems == []
+    output = [c for c in converted.cells if c.cell_type == "code"][-1].outputs[0]
+    assert output["data"] == jupyter["data"] and output["metadata"] == jupyter["metadata"]
+
+
 def test_every_notebook_starts_with_its_chapter_version_page_and_install(book):
     book.titles["book/roc-auc"] = "ROC curves"
     book.chapters, book.version = {"book/roc-auc": "6"}, "0.1.0"
@@ -556,6 +574,16 @@ def run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=None) ->
             if o.output_type == "error"]
 
 
+def assert_explorers_are_vega_lite(nb, page):
+    """An explorer, run where only the wheel is installed, outputs Vega-Lite, which
+    JupyterLab and Notebook 7 draw themselves, and nothing they would prefer to it."""
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.search(r"\b\w*_explorer\(", cell.source):
+            bundles = [o["data"] for o in cell.outputs if "data" in o]
+            assert [sorted(b) for b in bundles] == [["application/vnd.vegalite.v5+json",
+                                                     "text/plain"]], (page, cell.source)
+
+
 @pytest.mark.book
 @pytest.mark.parametrize("page", chapter_pages())
 def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
@@ -571,6 +599,7 @@ def test_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page, tmp_path,
     report = checks_report(nb)
     if report is not None:
         assert re.fullmatch(r"All \d+ checks hold: .*\n", report), f"{page}:\n{report}"
+    assert_explorers_are_vega_lite(nb, page)
 
 
 def checks_report(nb) -> str | None:
@@ -621,6 +650,7 @@ def test_solutions_notebook_runs_in_a_clean_kernel(unzipped, clean_kernel, page,
     nb = nbformat.read(unzipped / f"{page}-solutions.ipynb", as_version=4)
     nbformat.validate(nb)
     assert not run_in_clean_kernel(nb, clean_kernel, tmp_path, monkeypatch, folder=unzipped)
+    assert_explorers_are_vega_lite(nb, page)
     solved = [c for c in nb.cells if c.cell_type == "code" and not
               {"chapter-code", "glue-stand-in", "install"} & set(c.metadata.get("tags", []))]
     assert all(c.outputs for c in solved if c.source.strip()), f"{page}: a solution printed nothing"

@@ -66,3 +66,32 @@ def _evalmetrics_figure_rule():
 
 _evalmetrics_figure_rule()
 del _evalmetrics_figure_rule
+
+
+# An explorer (evalmetrics.plotting.explorers) shows itself as Vega-Lite, for Jupyter.  The
+# book needs other forms of it: the element the website embeds (text/html, drawn by the
+# scripts _ext/evalmetrics_explorers.py serves) and a still picture at its default setting
+# for the PDF (PNG and vector PDF); myst-nb gives each builder its own.  myst-nb warns about
+# every MIME type it cannot render, Vega-Lite among them, so the Jupyter form travels in the
+# metadata of the HTML, where tools/notebooks.py takes it back for the downloaded notebook.
+def _evalmetrics_explorers():
+    try:
+        from evalmetrics.plotting.explorers import Explorer
+        formatter = get_ipython().display_formatter.mimebundle_formatter
+    except (ImportError, NameError):  # no explorers, or not IPython: nothing to add
+        return
+    import base64
+
+    def book_forms(explorer):
+        data, metadata = explorer._repr_mimebundle_()
+        return ({"text/html": explorer.to_html(),
+                 "image/png": base64.b64encode(explorer.to_png()).decode("ascii"),
+                 "application/pdf": base64.b64encode(explorer.to_pdf()).decode("ascii"),
+                 "text/plain": data["text/plain"]},
+                {"text/html": {"jupyter": {"data": data, "metadata": metadata}}})
+
+    formatter.for_type(Explorer, book_forms)
+
+
+_evalmetrics_explorers()
+del _evalmetrics_explorers

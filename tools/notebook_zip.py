@@ -54,6 +54,9 @@ the notebooks print the same numbers in week 1 and in week 12 of a course (leave
 cell of every notebook installs the wheel too, where `evalmetrics` is missing (for
 example in Colab: upload the wheel beside the notebook).  Python 3.10 or later.
 
+The chapters' explorers (figures with sliders) are Vega-Lite, which JupyterLab
+and Jupyter Notebook 7 draw themselves: they need nothing more.
+
 The chapters (the reference's pages, `api-*.ipynb`, are here too, for the links
 between notebooks):
 

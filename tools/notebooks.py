@@ -114,6 +114,10 @@ _GLUE_IMPORT = re.compile(r"^(\s*)from\s+myst_nb\s+import\s+glue\s*$", re.MULTIL
 _RECORD_PREFIX = "application/papermill.record/"
 # Outputs Jupyter shows anyway in a better form (PNG), or cannot show at all.
 _DROP_MIMES = ("application/pdf",)
+# An output the book's kernels made in forms for the website and the PDF only (an explorer
+# of evalmetrics.plotting.explorers: tools/ipython_startup.py) carries what a reader's kernel
+# outputs in the metadata of its HTML; the notebook gets that instead.
+_JUPYTER_FORM = "jupyter"
 
 _ADMONITION_TITLES = {
     "note": "Note",
@@ -1420,6 +1424,12 @@ def _clean_output(output):
             return None  # glue(..., display=False): nothing was shown in the book either
         output = copy.deepcopy(output)
         output["metadata"].pop("scrapbook")
+    jupyter = output.get("metadata", {}).get("text/html", {})
+    if isinstance(jupyter, dict) and isinstance(jupyter.get(_JUPYTER_FORM), dict):
+        output = copy.deepcopy(output)
+        output["data"] = jupyter[_JUPYTER_FORM]["data"]
+        output["metadata"] = jupyter[_JUPYTER_FORM]["metadata"]
+        return output
     if "data" in output:
         output = copy.deepcopy(output)
         for mime in _DROP_MIMES:

@@ -37,6 +37,7 @@ from .budgets import *  # noqa: F401,F403
 from .calibration import *  # noqa: F401,F403
 from .counts import *  # noqa: F401,F403
 from .curves import *  # noqa: F401,F403
+from .explorers import *  # noqa: F401,F403
 from .overview import *  # noqa: F401,F403
 from .regression import *  # noqa: F401,F403
 from .validation import *  # noqa: F401,F403
