@@ -15,7 +15,7 @@ import re
 import numpy as np
 import pytest
 
-from evalmetrics import BinaryCounts, binned_brier_decomposition, brier_decomposition
+from evalmetrics import BinaryCounts, binary_counts, binned_brier_decomposition, brier_decomposition
 from evalmetrics.handbook.plotting import binormal_explorer
 from evalmetrics.plotting.explorers import (
     Explorer,
@@ -133,9 +133,9 @@ def test_prevalence_explorer_uses_expected_counts_at_each_prevalence():
         c = BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi, tn=(1 - fpr) * (1 - pi))
         by_label = {labels[k]: v for k, v in row.items() if k in labels}
         assert by_label["recall (TPR)"] == "0.7500" and by_label["specificity"] == "0.6250"
-        assert by_label["precision"] == rate(precision(c))
-        assert by_label["MCC"] == rate(matthews_correlation(c))
-        assert by_label["Cohen's kappa"] == rate(cohen_kappa(c))
+        assert by_label["precision"] == rate(precision(counts=c))
+        assert by_label["MCC"] == rate(matthews_correlation(counts=c))
+        assert by_label["Cohen's kappa"] == rate(cohen_kappa(counts=c))
         assert by_label["accuracy, flagging nothing"] == rate(1 - pi)
     moves = {r["label"]: r["moves"] for r in _lookup(explorer)}
     assert moves["recall (TPR)"] == moves["balanced accuracy"] == "does not move"
@@ -152,7 +152,7 @@ def _lookup(explorer):
 
 def test_prevalence_explorer_accepts_counts_alone():
     counts = BinaryCounts(tp=0.8413, fp=0.1587, fn=0.1587, tn=0.8413)
-    explorer = prevalence_explorer(counts)
+    explorer = prevalence_explorer(counts=counts)
     assert explorer.spec["params"][0]["value"] == 0.5
 
 
@@ -289,8 +289,12 @@ def test_grid_sample_must_be_callable_and_names_usable():
 
 
 def test_prevalence_explorer_needs_predictions_and_both_classes():
-    with pytest.raises(TypeError, match="needs y_pred"):
+    with pytest.raises(TypeError, match="needs y_true and y_pred, or counts="):
         prevalence_explorer(UNITS.y_true)
+    with pytest.raises(TypeError, match="either y_true and y_pred or counts="):
+        prevalence_explorer(UNITS.y_true, counts=binary_counts(UNITS.y_true, UNITS.y_score >= 0.5))
+    with pytest.raises(TypeError, match="counts must be a BinaryCounts, got tuple"):
+        prevalence_explorer(counts=(3, 1, 1, 7))
     with pytest.raises(ValueError, match="needs both classes"):
         prevalence_explorer([1, 1, 1], [1, 0, 1])
     with pytest.raises(ValueError, match="strictly between 0 and 1"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._style import BLUE
@@ -11,7 +13,7 @@ from ._vegalite import Explorer
 __all__ = ["binning_explorer", "prevalence_explorer"]
 
 
-def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=None, pos_label=None):
+def prevalence_explorer(y_true=None, y_pred=None, *, counts=None, prevalences=None, prevalence=None, pos_label=None):
     """The same classifier at a prevalence the reader chooses: which measures move.
 
     The classifier keeps its true and false positive rates; at prevalence pi
@@ -22,10 +24,11 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
 
     Parameters
     ----------
-    y_true : array_like of shape (n,) or BinaryCounts
-        True labels, or the counts alone (then omit ``y_pred``).
-    y_pred : array_like of shape (n,), optional
-        Predicted labels.
+    y_true, y_pred : array_like of shape (n,), optional
+        True and predicted labels.
+    counts : BinaryCounts, optional
+        The counts instead of the labels (a keyword of its own, as in the
+        rate functions).
     prevalences : array_like, optional
         The slider's positions, evenly spaced in (0, 1); default 0.01 to 0.99
         in steps of 0.01.
@@ -59,15 +62,18 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
         specificity,
     )
 
-    if y_pred is None:
-        if not isinstance(y_true, BinaryCounts):
-            raise TypeError("prevalence_explorer needs y_pred, or counts alone as a BinaryCounts")
-        counts = y_true
+    if counts is not None:
+        if y_true is not None or y_pred is not None:
+            raise TypeError("prevalence_explorer takes either y_true and y_pred or counts=, not both")
+        if not isinstance(counts, BinaryCounts):
+            raise TypeError(f"counts must be a BinaryCounts, got {type(counts).__name__}")
+    elif y_true is None or y_pred is None:
+        raise TypeError("prevalence_explorer needs y_true and y_pred, or counts=")
     else:
         counts = binary_counts(y_true, y_pred, pos_label=pos_label)
     if counts.positives <= 0 or counts.negatives <= 0:
         raise ValueError("prevalence_explorer needs both classes: its rates are per class")
-    tpr, fpr = recall(counts), false_positive_rate(counts)
+    tpr, fpr = recall(counts=counts), false_positive_rate(counts=counts)
     values = vl.positions(np.round(np.arange(1, 100) / 100, 2) if prevalences is None
                           else prevalences, "prevalences")
     if values[0] <= 0 or values[-1] >= 1:
@@ -77,15 +83,15 @@ def prevalence_explorer(y_true, y_pred=None, *, prevalences=None, prevalence=Non
              else vl.default_position(values, prevalence, "prevalence"))
     measures = (("accuracy", accuracy), ("balanced accuracy", balanced_accuracy),
                 ("recall (TPR)", recall), ("specificity", specificity),
-                ("precision", lambda c: precision(c, zero_division=np.nan)), ("F1", f1),
+                ("precision", functools.partial(precision, zero_division=np.nan)), ("F1", f1),
                 ("MCC", matthews_correlation), ("Cohen's kappa", cohen_kappa))
 
     def expected(pi):
         return BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi, tn=(1 - fpr) * (1 - pi))
 
-    table = {name: np.array([measure(expected(pi)) for pi in values]) for name, measure in measures}
+    table = {name: np.array([measure(counts=expected(pi)) for pi in values]) for name, measure in measures}
     table["accuracy, flagging nothing"] = np.array(
-        [accuracy(BinaryCounts(tp=0.0, fp=0.0, fn=pi, tn=1 - pi)) for pi in values])
+        [accuracy(counts=BinaryCounts(tp=0.0, fp=0.0, fn=pi, tn=1 - pi)) for pi in values])
     nearest = int(np.argmin(np.abs(values - own)))
     fields = [(f"m{i}", name) for i, name in enumerate(table)]
     rows = [{"prevalence": vl.plain(pi),

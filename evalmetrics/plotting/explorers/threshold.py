@@ -198,11 +198,11 @@ def _threshold(grid, draw, thresholds, threshold, costs, cost_range, class_names
         for t in thresholds:
             c = counts_at_threshold(is_positive, scores, float(t))
             row = {**keyed, "threshold": vl.plain(t),
-                   "fpr": vl.rounded(false_positive_rate(c, zero_division=np.nan))}
+                   "fpr": vl.rounded(false_positive_rate(counts=c, zero_division=np.nan))}
             for key, value in zip((key for key, _ in READOUT), (
-                    c.tp + c.fp, accuracy(c), precision(c, zero_division=np.nan),
-                    recall(c, zero_division=np.nan), specificity(c, zero_division=np.nan),
-                    f1(c, zero_division=np.nan))):
+                    c.tp + c.fp, accuracy(counts=c), precision(counts=c, zero_division=np.nan),
+                    recall(counts=c, zero_division=np.nan), specificity(counts=c, zero_division=np.nan),
+                    f1(counts=c, zero_division=np.nan))):
                 row[key] = vl.number(value) if key == "n" else vl.rate(value)
             for key, _, _ in CELLS:
                 row[key] = vl.number(getattr(c, key.lower()))
