@@ -170,8 +170,12 @@ def binormal_curve(*, mean: float = 2.0, sd: float = 1.0, prevalence: float | No
     >>> curve = binormal_curve(prevalence=0.01, n_points=3)
     >>> curve.thresholds.tolist()
     [10.0, 1.0, -8.0]
-    >>> print(curve.true_positive_rate.round(4), curve.false_positive_rate.round(4), curve.precision.round(4))
-    [0.     0.8413 1.    ] [0.     0.1587 1.    ] [1.     0.0508 0.01  ]
+    >>> curve.true_positive_rate.round(4)
+    array([0.    , 0.8413, 1.    ])
+    >>> curve.false_positive_rate.round(4)
+    array([0.    , 0.1587, 1.    ])
+    >>> curve.precision.round(4)
+    array([1.    , 0.0508, 0.01  ])
     """
     mean = arrays.real(mean, "mean")
     sd = arrays.real(sd, "sd", low=0.0, low_open=True)

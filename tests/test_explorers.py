@@ -3,7 +3,7 @@ numbers (checked against scikit-learn), their specifications are valid Vega-Lite
 whose expressions only look rows up, and bad input gets a clear error.
 
 What a reader sees when moving the sliders on the website is checked in the browser
-(``tests/browser/test_explorers.py``).
+(``tests/browser/test_book_explorers.py``).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import evalmetrics as em
 from evalmetrics import arrays, handbook
 from evalmetrics.handbook import pitfalls
+from evalmetrics.handbook import plotting as handbook_plotting
 from evalmetrics.handbook.comparisons.running import compare_all
 from test_common import (
     ALL_METRICS,
@@ -491,6 +492,7 @@ SEEDED = [
     ("demand_series", lambda seed: em.demand_series(60, seed=seed)),
     ("imbalance_study", lambda seed: handbook.imbalance_study(prevalences=(0.5,), n_negative=20, seed=seed)),
     ("ab_comparison", lambda seed: handbook.ab_comparison(seed=seed)),
+    ("binormal_explorer", lambda seed: handbook_plotting.binormal_explorer(n=40, seed=seed)),
     ("three_class_run", lambda seed: handbook.three_class_run(seed=seed)),
     ("run_screening", lambda seed: handbook.run_screening(seed=seed)),
     ("compare_all", lambda seed: compare_all(seed=seed, functions={"roc_auc"})),

@@ -300,10 +300,13 @@ def plot_exact_coverage(p: ArrayLike, coverage: Mapping[str, ArrayLike], *, conf
     Examples
     --------
     >>> import numpy as np
-    >>> from evalmetrics import coverage_probability, wald_interval, wilson_interval
+    >>> from evalmetrics import coverage_probability
+    >>> from evalmetrics import wald_interval, wilson_interval
     >>> p = np.linspace(0.05, 0.95, 19)
-    >>> fig = plot_exact_coverage(p, {"Wald": coverage_probability(wald_interval, 12, p),
-    ...                               "Wilson": coverage_probability(wilson_interval, 12, p)})
+    >>> coverage = {
+    ...     "Wald": coverage_probability(wald_interval, 12, p),
+    ...     "Wilson": coverage_probability(wilson_interval, 12, p)}
+    >>> fig = plot_exact_coverage(p, coverage)
     >>> len(fig.axes), fig.axes[0].get_xlabel()
     (2, 'True proportion')
     """
@@ -363,9 +366,10 @@ def plot_nested_scores(results: Sequence[NestedScore], ax: Axes | None = None, *
     >>> units = twelve_units()
     >>> X = units.y_score.reshape(-1, 1)
     >>> models = [LogisticRegression(penalty=p) for p in (0.1, 1.0, 10.0)]
+    >>> folds = stratified_k_fold(units.y_true, n_splits=2)
     >>> result = nested_cross_validation(
-    ...     models, X, units.y_true, metric=brier_score, greater_is_better=False,
-    ...     folds=stratified_k_fold(units.y_true, n_splits=2), inner_splits=2)
+    ...     models, X, units.y_true, metric=brier_score,
+    ...     greater_is_better=False, folds=folds, inner_splits=2)
     >>> fig = plot_nested_scores([result], metric="Brier score",
     ...                          greater_is_better=False)
     >>> fig.axes[0].get_xlabel()

@@ -50,24 +50,34 @@ def _fallback(wanted):
     """The family of an installed font with glyphs for every code point of ``wanted``, or None.
 
     The fonts matplotlib knows first, then the system's; a "last resort"
-    font, whose glyphs are boxes, does not count.
+    font, whose glyphs are boxes, does not count.  A family is taken only
+    from an upright font of normal weight: matplotlib looks a family up at
+    that weight and warns on stderr when it finds only a bold one (Noto CJK
+    comes as one file per weight).
     """
     from matplotlib import font_manager
 
-    known = {entry.fname: entry.name for entry in font_manager.fontManager.ttflist}
+    def regular(entry):
+        return entry.style == "normal" and entry.weight in (400, "normal", "regular", "book")
+
+    known = {entry.fname: entry for entry in font_manager.fontManager.ttflist}
     for path in font_manager.findSystemFonts():
         if path not in known:
             known[path] = None
-    for path, family in known.items():
-        if (family or "").lower().startswith("last resort") or not wanted <= _characters(path):
+    for path, entry in known.items():
+        if entry is not None and (entry.name.lower().startswith("last resort") or not regular(entry)):
             continue
-        if family is None:
+        if not wanted <= _characters(path):
+            continue
+        if entry is None:
             try:
                 font_manager.fontManager.addfont(path)
             except (OSError, RuntimeError, ValueError):
                 continue
-            family = font_manager.FontProperties(fname=path).get_name()
-        return family
+            entry = font_manager.fontManager.ttflist[-1]
+            if entry.name.lower().startswith("last resort") or not regular(entry):
+                continue
+        return entry.name
     return None
 
 

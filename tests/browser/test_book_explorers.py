@@ -62,9 +62,9 @@ def threshold_numbers(y, s, t) -> dict:
     c = counts_at_threshold(y, s, t)
     nan = dict(zero_division=np.nan)
     return {
-        "readout": [("flagged", count(c.tp + c.fp)), ("accuracy", text(accuracy(c))),
-                    ("precision", text(precision(c, **nan))), ("recall", text(recall(c, **nan))),
-                    ("specificity", text(specificity(c, **nan))), ("F1", text(f1(c, **nan)))],
+        "readout": [("flagged", count(c.tp + c.fp)), ("accuracy", text(accuracy(counts=c))),
+                    ("precision", text(precision(counts=c, **nan))), ("recall", text(recall(counts=c, **nan))),
+                    ("specificity", text(specificity(counts=c, **nan))), ("F1", text(f1(counts=c, **nan)))],
         "matrix": [f"TP {c.tp}", f"FN {c.fn}", f"FP {c.fp}", f"TN {c.tn}"],
     }
 
@@ -93,7 +93,7 @@ def prevalence_numbers(prevalence) -> dict:
     tpr, fpr = c.tp / c.positives, c.fp / c.negatives
     expected = BinaryCounts(tp=tpr * pi, fp=fpr * (1 - pi), fn=(1 - tpr) * pi,
                             tn=(1 - fpr) * (1 - pi))
-    rows = [(name, text(measure(expected))) for name, measure in PREVALENCE_MEASURES]
+    rows = [(name, text(measure(counts=expected))) for name, measure in PREVALENCE_MEASURES]
     return {"measures": rows + [("accuracy, flagging nothing", text(1 - pi))]}
 
 
