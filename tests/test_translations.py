@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -29,6 +30,8 @@ from babel.messages.pofile import read_po
 from translation_check import differences
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "_ext"))
+import evalmetrics_i18n  # noqa: E402
 LANGUAGE = "zh_CN"
 CATALOGUES = ROOT / "locale" / LANGUAGE / "LC_MESSAGES" / "book"
 PAGES = sorted(p.stem for p in CATALOGUES.glob("*.po"))
@@ -46,6 +49,16 @@ def test_translated_messages_keep_values_math_links_and_numbers(page):
     problems = [f"{m.id[:60]!r}: {found}" for m in messages(page) if m.string
                 for found in [differences(m.id, m.string)] if found]
     assert problems == [], "\n".join(problems)
+
+
+def test_glued_markdown_in_a_translation_is_the_pages_own():
+    """myst-nb resolves no {glue:md} in a translated paragraph: the extension pastes the
+    Markdown the page glued (format myst); another format or a key the page did not
+    glue stays a role, which fails the build as it would in English."""
+    data = {"gap": {"data": {"text/markdown": "$2.3 \\times 10^{-6}$", "text/plain": "<Markdown>"}}}
+    text = "至多 {glue:md}`gap:myst`；{glue:md}`gap:commonmark`，{glue:md}`other:myst`"
+    assert evalmetrics_i18n.paste_glue_markdown(text, data) == (
+        "至多 $2.3 \\times 10^{-6}$；{glue:md}`gap:commonmark`，{glue:md}`other:myst`")
 
 
 @pytest.mark.parametrize("page", PAGES)
