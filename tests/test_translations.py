@@ -36,7 +36,7 @@ LANGUAGE = "zh_CN"
 CATALOGUES = ROOT / "locale" / LANGUAGE / "LC_MESSAGES" / "book"
 PAGES = sorted(p.stem for p in CATALOGUES.glob("*.po"))
 #: The pages translated in full (the issue's four, the glossary and the bibliography).
-COMPLETE = ["bibliography", "brier-decomposition", "glossary", "index", "notation"]
+COMPLETE = ["bibliography", "brier-decomposition", "calibration", "glossary", "index", "notation"]
 
 
 def messages(page: str):
