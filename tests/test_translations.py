@@ -33,7 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT / "tools"))
 import evalmetrics_i18n  # noqa: E402
+
 import notebooks  # noqa: E402
+
 LANGUAGE = "zh_CN"
 CATALOGUES = ROOT / "locale" / LANGUAGE / "LC_MESSAGES" / "book"
 PAGES = sorted(p.stem for p in CATALOGUES.glob("*.po"))
