@@ -12,7 +12,8 @@ This extension only decides where the solutions go:
   merged, so the code cells of a gated solution would stay on the page.
 * Every exercise opens with its marks, read from its classes (one level,
   ``level-1`` to ``level-3``, and one kind, ``kind-hand``, ``kind-prove``,
-  ``kind-code``, ``kind-figure``, ``kind-critique``): "*Quick · by hand*".
+  ``kind-code``, ``kind-figure``, ``kind-critique``): "*Quick · by hand*" (in the
+  Chinese edition "*简单 · 手算*").
 * The download menu of a page with exercises offers the notebook of their
   solutions, ``<page>-solutions.ipynb`` (written by ``_ext/evalmetrics_book.py``).
 * On the website a solution stays under its exercise, folded (its ``dropdown``
@@ -96,7 +97,8 @@ class ExerciseMarks(SphinxTransform):
     def apply(self, **kwargs) -> None:
         for node in self.document.findall(
                 lambda n: isinstance(n, (exercise_node, exercise_enumerable_node))):
-            marks = notebooks.exercise_marks(" ".join(node.get("classes", [])))
+            marks = notebooks.exercise_marks(" ".join(node.get("classes", [])),
+                                             self.config.language or "en")
             content = next(node.findall(nodes.section), None)
             if marks and content is not None:
                 content.insert(0, nodes.paragraph("", "", nodes.emphasis(text=marks)))

@@ -17,7 +17,11 @@ never in its numbers.  What this extension adds:
   each ``{glue:text}`key:fmt``` of a translated fragment into myst-nb's
   cross-document form, ``/book/<page>.md::key:fmt``, which myst-nb resolves after
   reading from the glue data the page's own execution stored: the same value,
-  formatted by the same code.
+  formatted by the same code.  myst-nb has no cross-document form of
+  ``{glue:md}``, so a ``{glue:md}`key:myst``` of a translated fragment is replaced
+  by the Markdown itself, read from the glue data the page's execution wrote
+  (``<key>.glue.json`` in myst-nb's output folder), and parsed with the fragment:
+  the same inline MyST as the English page's role renders.
 * **Coverage.**  Each page's share of translated paragraphs (headings, captions,
   list items, table cells and alt texts included; display math, code and
   number-only cells excluded) is counted after Sphinx's ``Locale`` transform,
@@ -72,6 +76,7 @@ MESSAGES = {
 }
 COVERAGE_FILE = "translation-coverage.json"
 GLUE_TEXT = re.compile(r"\{glue:text\}`([^`]+)`")
+GLUE_MD = re.compile(r"\{glue:md\}`([^`]+)`")
 # A message that needs no translation: no letter of any script in it.
 NO_WORDS = re.compile(r"^[\W\d_]*$")
 
@@ -103,6 +108,26 @@ def localise_glue(text: str, source_path: str) -> str:
     return GLUE_TEXT.sub(local, text)
 
 
+def paste_glue_markdown(text: str, glue_data: dict) -> str:
+    """``{glue:md}`key:myst``` -> the glued Markdown (``glue_data``: the page's
+    ``.glue.json``).  Any other format, or a key the page did not glue, stays a role
+    and fails the build as in English (myst-nb warns: no glue data in a fragment)."""
+
+    def paste(match: re.Match) -> str:
+        key, _, fmt = match.group(1).rpartition(":")
+        markdown = glue_data.get(key, {}).get("data", {}).get("text/markdown")
+        return markdown if fmt == "myst" and markdown is not None else match.group(0)
+
+    return GLUE_MD.sub(paste, text)
+
+
+def _glue_data(env) -> dict:
+    """The glue data the current page's execution stored (myst-nb writes it while
+    parsing the page, before Sphinx's Locale transform parses the translations)."""
+    path = Path(env.mystnb_config.output_folder).joinpath(f"{env.docname}.glue.json")
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
 def _parser_class():
     from myst_nb.sphinx_ import Parser
 
@@ -113,6 +138,8 @@ def _parser_class():
             if document.current_source and document.current_source.endswith("<translated>"):
                 env = document.settings.env
                 inputstring = localise_glue(inputstring, env.doc2path(env.docname, False))
+                if GLUE_MD.search(inputstring):
+                    inputstring = paste_glue_markdown(inputstring, _glue_data(env))
             super().parse(inputstring, document)
 
     return TranslatedGlueParser

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -29,11 +30,17 @@ from babel.messages.pofile import read_po
 from translation_check import differences
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "_ext"))
+sys.path.insert(0, str(ROOT / "tools"))
+import evalmetrics_i18n  # noqa: E402
+
+import notebooks  # noqa: E402
+
 LANGUAGE = "zh_CN"
 CATALOGUES = ROOT / "locale" / LANGUAGE / "LC_MESSAGES" / "book"
 PAGES = sorted(p.stem for p in CATALOGUES.glob("*.po"))
 #: The pages translated in full (the issue's four, the glossary and the bibliography).
-COMPLETE = ["bibliography", "brier-decomposition", "glossary", "index", "notation"]
+COMPLETE = ["bibliography", "brier-decomposition", "calibration", "glossary", "index", "notation"]
 
 
 def messages(page: str):
@@ -46,6 +53,21 @@ def test_translated_messages_keep_values_math_links_and_numbers(page):
     problems = [f"{m.id[:60]!r}: {found}" for m in messages(page) if m.string
                 for found in [differences(m.id, m.string)] if found]
     assert problems == [], "\n".join(problems)
+
+
+def test_glued_markdown_in_a_translation_is_the_pages_own():
+    """myst-nb resolves no {glue:md} in a translated paragraph: the extension pastes the
+    Markdown the page glued (format myst); another format or a key the page did not
+    glue stays a role, which fails the build as it would in English."""
+    data = {"gap": {"data": {"text/markdown": "$2.3 \\times 10^{-6}$", "text/plain": "<Markdown>"}}}
+    text = "至多 {glue:md}`gap:myst`；{glue:md}`gap:commonmark`，{glue:md}`other:myst`"
+    assert evalmetrics_i18n.paste_glue_markdown(text, data) == (
+        "至多 $2.3 \\times 10^{-6}$；{glue:md}`gap:commonmark`，{glue:md}`other:myst`")
+
+
+def test_exercise_marks_are_in_the_editions_language():
+    assert notebooks.exercise_marks("level-1 kind-hand") == "Quick · by hand"
+    assert notebooks.exercise_marks("kind-prove level-3", "zh_CN") == "较难 · 证明或推导"
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -218,6 +240,16 @@ def coverage(built_site) -> dict:
 def test_the_page_is_translated_in_full(coverage, page):
     record = coverage[f"book/{page}"]
     assert not record["stub"] and record["translated"] == record["total"], record
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", COMPLETE)
+def test_a_page_translated_in_full_has_its_exercise_marks_in_chinese(built_site, page):
+    """The marks are written after Sphinx applied the catalogue (no message of theirs)."""
+    html = article(built_site / LANGUAGE / "book" / f"{page}.html")
+    assert not re.search(r"(Quick|Medium|Hard) · ", html)
+    english = article(built_site / "book" / f"{page}.html")
+    assert html.count(" · ") >= len(re.findall(r"(?:Quick|Medium|Hard) · ", english))
 
 
 @pytest.mark.book

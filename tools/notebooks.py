@@ -147,11 +147,22 @@ EXERCISE_KINDS = {"kind-hand": "by hand", "kind-prove": "proof or derivation",
                   "kind-critique": "critique"}
 
 
-def exercise_marks(classes: str) -> str:
-    """``"Quick · by hand"`` for ``:class: level-1 kind-hand``; empty without marks."""
+#: The same marks in the translated editions (``_ext/evalmetrics_exercises.py``).
+EXERCISE_MARKS_TRANSLATED = {
+    "zh_CN": {"quick": "简单", "medium": "中等", "hard": "较难", "by hand": "手算",
+              "proof or derivation": "证明或推导", "with the package": "用本包计算",
+              "reading a figure": "读图", "critique": "评析"},
+}
+
+
+def exercise_marks(classes: str, language: str = "en") -> str:
+    """``"Quick · by hand"`` for ``:class: level-1 kind-hand`` (``"简单 · 手算"`` in
+    ``zh_CN``); empty without marks."""
     names = classes.split()
     words = [EXERCISE_LEVELS[n] for n in names if n in EXERCISE_LEVELS]
     words += [EXERCISE_KINDS[n] for n in names if n in EXERCISE_KINDS]
+    if language in EXERCISE_MARKS_TRANSLATED:
+        return " · ".join(EXERCISE_MARKS_TRANSLATED[language][word] for word in words)
     return " · ".join(words).capitalize()
 
 
