@@ -6,7 +6,12 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const box of document.querySelectorAll(".evalmetrics-explorer")) {
     const spec = JSON.parse(box.querySelector('script[type="application/json"]').textContent);
     const options = JSON.parse(box.dataset.embedOptions || "{}");
-    vegaEmbed(box.querySelector(".evalmetrics-explorer-view"), spec, options)
+    const view = box.querySelector(".evalmetrics-explorer-view");
+    // On a phone the chart scrolls sideways in its box: reachable by the keyboard too.
+    view.tabIndex = 0;
+    view.setAttribute("role", "region");
+    view.setAttribute("aria-label", "Interactive chart (scrolls sideways on a narrow screen)");
+    vegaEmbed(view, spec, options)
       .then(() => { box.dataset.ready = "true"; })
       .catch((error) => { console.error("explorer:", error); });
   }

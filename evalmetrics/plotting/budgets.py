@@ -38,7 +38,7 @@ def _draw(ax, share, values, *, gid, color, label, budget, max_share, ylabel, ti
     ax.plot(share, values, color=_next_colour(ax, gid, color), linewidth=1.8, gid=gid, label=label,
             marker="o" if len(values) <= 60 else None, markersize=3.5)
     if budget is not None and not _has(ax, "evalmetrics-budget"):
-        ax.axvline(budget, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-budget",
+        ax.axvline(budget, color=GREY, linestyle="-.", linewidth=1.0, gid="evalmetrics-budget",
                    label=f"budget {100 * budget:g} %")
     ax.set_xlim(0, max_share)
     finish(ax, xlabel="Share of rows examined", ylabel=ylabel, title=title, legend=False)
@@ -53,7 +53,7 @@ def plot_gain_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = Non
 
     The dotted diagonal is a random ranking; the grey dashes are a perfect
     one, which finds every positive once the share examined reaches the
-    prevalence.
+    prevalence; a budget is a grey dash-dotted vertical line.
 
     Parameters
     ----------

@@ -207,7 +207,9 @@ def binning_explorer(y_true, y_prob, *, bins=range(1, 21), n_bins=10, strategy="
     sizes = {"data": {"name": "diagram"}, "transform": [{"filter": here}],
              "mark": {"type": "circle", "color": BLUE, "opacity": 0.35},
              "encoding": {**axes, "size": {"field": "count", "type": "quantitative",
-                                           "title": "rows in the bin", "legend": {"orient": "bottom"}}}}
+                                           "title": "rows in the bin",
+                                           # whole rows: no 0.5 among the legend's sizes
+                                           "legend": {"orient": "bottom", "format": "d", "tickMinStep": 1}}}}
     chart = {"title": "Reliability diagram", "width": 230, "height": 230,
              "layer": [diagonal, sizes, points]}
     binned = vl.readout(here, BINNED, width=260, title="Binned decomposition", name="binned",
