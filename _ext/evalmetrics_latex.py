@@ -180,16 +180,19 @@ class BookStructure(SphinxPostTransform):
         first word of the proof as the box's title argument.  Give them "Proof"."""
         from sphinx_proof.nodes import proof_node
 
+        words = print_words(self.app.config)
+
         for proof in document.findall(proof_node):
             for box in proof.findall(nodes.admonition):
                 if box.children and isinstance(box[0], nodes.title):
                     continue
                 paragraph = next(iter(box.findall(nodes.paragraph)), None)
+                prefix = words["proof-prefix"]
                 if paragraph is not None and paragraph.children:
                     first = paragraph[0]
-                    if isinstance(first, nodes.Text) and first.startswith("Proof. "):
-                        paragraph.replace(first, nodes.Text(str(first)[len("Proof. "):]))
-                box.insert(0, nodes.title("", "Proof"))
+                    if isinstance(first, nodes.Text) and first.startswith(prefix):
+                        paragraph.replace(first, nodes.Text(str(first)[len(prefix):]))
+                box.insert(0, nodes.title("", words["proof"]))
 
 
 class TablesFit(SphinxPostTransform):
@@ -387,12 +390,23 @@ def _handout_missing_reference(app, env, node, contnode):
         return None
     number = app.config.evalmetrics_book_chapters.get(page)
     title = app.config.evalmetrics_book_titles.get(page, page)
-    where = [nodes.Text(f"Chapter {number}, " if number else "the chapter "),
-             nodes.emphasis(title, title), nodes.Text(", in the full book")]
+    words = print_words(app.config)
+    where = _with_title(words["full-book" if number else "full-book-unnumbered"], number, title)
     if node.get("refexplicit") and contnode is not None:
         # "its own chapter" becomes "its own chapter (Chapter 10, *...*, in the full book)"
-        return nodes.inline("", "", nodes.Text(contnode.astext() + " ("), *where, nodes.Text(")"))
+        opening, closing = words["brackets"]
+        return nodes.inline("", "", nodes.Text(contnode.astext() + opening), *where,
+                            nodes.Text(closing))
     return nodes.inline("", "", *where)
+
+
+def _with_title(template: str, number, title: str) -> list[nodes.Node]:
+    """A print word's template as nodes: ``*{title}*`` in italics, ``{title}`` plain."""
+    emphasised = "*{title}*" in template
+    before, _, after = template.replace("*{title}*", "{title}").partition("{title}")
+    title_node = nodes.emphasis(title, title) if emphasised else nodes.Text(title)
+    return [nodes.Text(before.format(number=number)), title_node,
+            nodes.Text(after.format(number=number))]
 
 
 def _handout_source(app, docname, source) -> None:
@@ -401,7 +415,7 @@ def _handout_source(app, docname, source) -> None:
     if not app.config.evalmetrics_handout:
         return
     text = source[0]
-    if docname == app.config.root_doc:
+    if docname == app.config.root_doc and app.config.evalmetrics_handout_title_page:
         source[0] = _handout_front(app, text)
     elif docname == app.config.evalmetrics_bibliography_doc:
         source[0] = re.sub(r"^:all:\s*$\n?", "", text, flags=re.MULTILINE)
@@ -435,7 +449,16 @@ def _handout_front(app, text: str) -> str:
 
 
 def _front_matter(app) -> str:
-    """What a reader of paper needs, on the page after the title."""
+    """What a reader of paper needs, on the page after the title (a translated
+    edition's print words give it in its language)."""
+    words = print_words(app.config)
+    if words["about-edition"]:
+        return (r"\sphinxmaketitle" "\n"
+                r"\thispagestyle{empty}\null\vfill" "\n"
+                r"\noindent\textbf{" + _latex_escape(words["about-heading"]) + "} "
+                + _latex_escape(words["about-edition"].format(
+                    release=app.config.release, date=app.config.evalmetrics_date))
+                + "\n\\clearpage\n")
     website = app.config.evalmetrics_website
     web = (f"The website, {website}, shows the same pages with the code of every figure "
            "and number, and offers each chapter as a Jupyter notebook to download." if website
@@ -444,7 +467,7 @@ def _front_matter(app) -> str:
            "to download.")
     return (r"\sphinxmaketitle" "\n"
             r"\thispagestyle{empty}\null\vfill" "\n"
-            r"\noindent\textbf{About this edition.} "
+            r"\noindent\textbf{" + _latex_escape(words["about-heading"]) + "} "
             + _latex_escape(
                 f"This is version {app.config.release} of the book, printed on "
                 f"{app.config.evalmetrics_date}. ") + _latex_escape(web) + " "
@@ -455,6 +478,28 @@ def _front_matter(app) -> str:
                 "Every number in this book is computed when the book is built and checked "
                 "against the value the text promises.")
             + "\n\\clearpage\n")
+
+
+#: The words this extension prints, in English; a translated edition's PDF gives its
+#: own (``evalmetrics_print_words``, from tools/translations.py).  ``full-book``: a
+#: reference into a chapter a handout leaves out (``*{title}*`` in italics);
+#: ``about-edition``: the text of the page after the title (``{release}``, ``{date}``),
+#: instead of the English one of ``_front_matter``.
+PRINT_WORDS = {
+    "contents": "Contents",
+    "proof": "Proof",
+    "proof-prefix": "Proof. ",
+    "full-book": "Chapter {number}, *{title}*, in the full book",
+    "full-book-unnumbered": "the chapter *{title}*, in the full book",
+    "brackets": (" (", ")"),
+    "date": "{d.day} {d:%B} {d.year}",
+    "about-heading": "About this edition.",
+    "about-edition": "",
+}
+
+
+def print_words(config) -> dict:
+    return {**PRINT_WORDS, **(config.evalmetrics_print_words or {})}
 
 
 PAPER_SIZES = {"a4": "a4paper", "letter": "letterpaper"}
@@ -524,7 +569,7 @@ def _on_config_inited(app, config) -> None:
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         day = (_dt.datetime.fromtimestamp(int(stamp), _dt.timezone.utc) if stamp
                else _dt.datetime.now(_dt.timezone.utc))
-        config.evalmetrics_date = day.strftime("%d %B %Y").lstrip("0")
+        config.evalmetrics_date = print_words(config)["date"].format(d=day)
     if not config.release:
         try:
             from importlib.metadata import version
@@ -543,8 +588,9 @@ def _on_config_inited(app, config) -> None:
             config.evalmetrics_edition)
     elements.setdefault("maketitle", _front_matter(app))
     # Sphinx titles the contents with the root's first toctree caption (a part's).
+    contents = _latex_escape(print_words(config)["contents"])
     elements.setdefault("tableofcontents",
-                        r"\renewcommand{\contentsname}{Contents}\sphinxtableofcontents")
+                        r"\renewcommand{\contentsname}{" + contents + r"}\sphinxtableofcontents")
     config.latex_elements = elements
 
 
@@ -669,6 +715,10 @@ def setup(app):
     app.add_config_value("evalmetrics_book_chapters", {}, "env")
     app.add_config_value("evalmetrics_book_titles", {}, "env")
     app.add_config_value("evalmetrics_foreign_labels", {}, "env")
+    # False: the landing page stays the preface (a translated edition's PDF).
+    app.add_config_value("evalmetrics_handout_title_page", True, "env")
+    # A translated edition's words for PRINT_WORDS (tools/translations.py).
+    app.add_config_value("evalmetrics_print_words", {}, "env")
     # "Student edition", "Instructor edition (with solutions)": on the title page and in
     # the running head (tools/handout.py, `make pdf SOLUTIONS=no`); "" for the book.
     # (read once, into the LaTeX preamble: no page is read again when it changes)
