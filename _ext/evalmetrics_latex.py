@@ -655,13 +655,15 @@ class FigureWithItsCode(SphinxPostTransform):
     for the room of the code, the figure at its printed size (its PDF's MediaBox,
     scaled to the line width as ``\\sphinxincludegraphics`` does) and its caption
     (``\\evalmetricsfigurespace`` in the preamble, with ``needspace``); without
-    it, the cell starts a new page.
+    it, the cell starts a new page.  A cell right under a heading asks before the
+    heading, which then moves with it rather than end a page alone.
     """
 
     default_priority = 780
     builders = LATEX_BUILDERS
     _MEDIABOX = re.compile(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]")
     CAPTION_LINES = 6  # a caption of three lines and the space around the figure
+    HEADING_LINES = 4  # a section's heading and the space above and below it (about 45 pt)
 
     def run(self, **kwargs) -> None:
         for cell in list(self.document.findall(nodes.container)):
@@ -677,9 +679,38 @@ class FigureWithItsCode(SphinxPostTransform):
             code = sum(block.astext().count("\n") + 1
                        for part in cell.findall(nodes.container) if "cell_input" in part["classes"]
                        for block in part.findall(nodes.literal_block))
-            parent = cell.parent
-            parent.insert(parent.index(cell), _raw(
-                f"\\evalmetricsfigurespace{{{width}}}{{{height}}}{{{code + self.CAPTION_LINES}}}\n"))
+            lines = code + max(self.CAPTION_LINES, 3 + self._caption_lines(figures[0]))
+            anchor = self._heading_above(cell)
+            if anchor is None:
+                anchor = cell
+            else:
+                lines += self.HEADING_LINES
+            parent = anchor.parent
+            parent.insert(parent.index(anchor), _raw(
+                f"\\evalmetricsfigurespace{{{width}}}{{{height}}}{{{lines}}}\n"))
+
+    LINE_UNITS = 90  # a line of text: about 90 Latin characters, or 45 Chinese ones
+
+    @classmethod
+    def _caption_lines(cls, figure: nodes.figure) -> int:
+        """About how many lines the figure's caption prints (a Chinese character is as
+        wide as two Latin ones)."""
+        text = "".join(c.astext() for c in figure.findall(nodes.caption))
+        units = sum(2 if ord(char) >= 0x2E80 else 1 for char in text)
+        return -(-units // cls.LINE_UNITS)
+
+    @staticmethod
+    def _heading_above(cell: nodes.Node) -> nodes.Node | None:
+        """The section (or the preface's raw heading) that the cell comes right under:
+        the room is asked for above the heading, which would otherwise end a page alone."""
+        parent = cell.parent
+        before = [n for n in parent.children[:parent.index(cell)] if not isinstance(n, nodes.target)]
+        if isinstance(parent, nodes.section) and parent.parent is not None and \
+                len(before) == 1 and isinstance(before[0], nodes.title):
+            return parent
+        if before and isinstance(before[-1], nodes.raw) and before[-1].astext().startswith("\\section*"):
+            return before[-1]
+        return None
 
     def _printed_size(self, figure: nodes.figure) -> tuple[int, int] | None:
         """The figure's natural width and height in PostScript points, from its PDF."""

@@ -188,10 +188,30 @@ def pdf_options(language: str, chapters: list[str]) -> dict:
     words["about-edition"] = words["about-edition"].replace("{chapters}", listed)
     book = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     elements = dict(book["sphinx"]["config"]["latex_elements"])
-    # Chinese text takes its quotes, dashes and ellipsis from the CJK font, full width:
-    # the English book gives them to the Latin font (its glossary's Chinese is terms only).
-    elements["preamble"] = "\n".join(line for line in elements["preamble"].splitlines()
-                                     if "\\xeCJKDeclareCharClass" not in line) + "\n"
+    # Chinese text takes its double quotes, dash and ellipsis from the CJK font, full
+    # width; the English book gives them to the Latin font (its glossary's Chinese is
+    # terms only).  The apostrophe, single quotes, en dash and middle dot stay Latin:
+    # they come from English words (an untranslated paragraph, a title, a reference).
+    charclass = "\\xeCJKDeclareCharClass{Default}"
+    lines = elements["preamble"].splitlines()
+    if sum(line.strip().startswith(charclass) for line in lines) != 1:
+        raise RuntimeError(f"_config.yml's LaTeX preamble has no single {charclass} line to replace")
+    elements["preamble"] = "\n".join(
+        f'{charclass}{{"2013, "2018, "2019, "00B7}}' if line.strip().startswith(charclass) else line
+        for line in lines) + "\n"
+    # fontspec as in the English book, and xeCJK from the preamble, after Sphinx's own
+    # packages (Sphinx's Chinese set-up loads it first, instead of fontspec: code names
+    # such as expected_calibration_error() then lose their breaks after "_" and run
+    # into the margin).
+    # Chapters as a Chinese book numbers them, 第 9 章, in the heading (fncychap's Sonny
+    # style, Sphinx's for Chinese) and the running foot (Sphinx puts \@chappos after
+    # the number there).
+    elements["preamble"] += (
+        "\\addto\\captionsenglish{\\renewcommand{\\chaptername}{第}}\n"
+        "\\makeatletter\n\\def\\@chappos{章}\n"
+        "\\renewcommand{\\DOCH}{\\raggedleft\\CNV\\FmN{\\@chapapp}\\space\\CNoV\\thechapter"
+        "\\space\\CNV\\FmN{\\@chappos}\\par\\nobreak\\vskip 40\\p@}\n\\makeatother\n")
+    elements["fontenc"] = "\\usepackage{fontspec}\n\\defaultfontfeatures[\\rmfamily,\\sffamily,\\ttfamily]{}"
     return {
         "language": language,
         # The English build's execution cache: the same code, so every page is a hit.
