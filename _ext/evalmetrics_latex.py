@@ -489,6 +489,7 @@ PRINT_WORDS = {
     "contents": "Contents",
     "proof": "Proof",
     "proof-prefix": "Proof. ",
+    "solutions": "Solutions",  # the heading of a chapter's solutions (evalmetrics_exercises)
     "full-book": "Chapter {number}, *{title}*, in the full book",
     "full-book-unnumbered": "the chapter *{title}*, in the full book",
     "brackets": (" (", ")"),

@@ -55,6 +55,7 @@ EDITIONS = {
             "contents": "目录",
             "proof": "证明",
             "proof-prefix": "证明。",
+            "solutions": "解答",
             "full-book": "全书第 {number} 章“{title}”",
             "full-book-unnumbered": "全书的“{title}”一章",
             "brackets": ("（", "）"),
