@@ -360,3 +360,17 @@ def test_the_chinese_pdf_pages_render(zh_print, tmp_path):
     images = sorted(tmp_path.glob("page-*.png"))
     assert len(images) == len(zh_print["pages"]) - 1
     assert all(image.stat().st_size > 500 for image in images)
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", PAGES)
+def test_solution_titles_repeat_the_translated_subtitle(built_site, page):
+    """A solution's title names its exercise with the exercise's subtitle, translated
+    (sphinx-exercise copies it from the English as read)."""
+    html = article(built_site / LANGUAGE / "book" / f"{page}.html")
+    titles = re.findall(r'<p class="admonition-title">解答<a [^>]*>([^<]*)</a>', html)
+    translated = {m.id: m.string for m in messages(page) if m.string and not m.fuzzy}
+    english = [title for title in titles for msgid in translated if f"({msgid})" in title]
+    assert english == []
+    if page == "brier-decomposition":  # a chapter with exercises: each subtitle in Chinese
+        assert titles and all(re.search(r"\([^)]*[\u4e00-\u9fff][^)]*\)", t) for t in titles), titles
