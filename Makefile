@@ -10,6 +10,8 @@
 #                  on an overfull box wider than 1 pt, a page 3 pt too high or a page less
 #                  than a quarter full that ends no chapter (tools/latex_log.py).
 #                  `make book pdf` builds the PDF first and the website offers it.
+#                  `make pdf LANGUAGE=zh_CN`: the Chinese edition's translated pages as one
+#                  PDF, _build/zh_CN/evalmetrics-zh_CN.pdf, through the same gates.
 #   make handout PAGES="roc-auc calibration" [TITLE="..."] [SOLUTIONS=yes] [PAPER=...]
 #                  a PDF of chosen pages: _build/handout/<pages>-student.pdf, exercises
 #                  without solutions, or with SOLUTIONS=yes <pages>-instructor.pdf; the

@@ -273,6 +273,19 @@ def built_pdf() -> Path:
 
 
 @pytest.fixture(scope="session")
+def built_zh_pdf() -> Path:
+    """The Chinese edition's PDF, ``_build/zh_CN/evalmetrics-zh_CN.pdf``, rebuilt with
+    ``make pdf LANGUAGE=zh_CN`` if stale (tools/translations.py)."""
+    pdf = BUILD / "zh_CN" / "evalmetrics-zh_CN.pdf"
+    with build_lock("pdf-zh_CN"):
+        if not fresh(pdf):
+            run_make("pdf", "LANGUAGE=zh_CN")
+    if not pdf.is_file():
+        pytest.fail(f"make pdf LANGUAGE=zh_CN succeeded but wrote no {pdf}", pytrace=False)
+    return pdf
+
+
+@pytest.fixture(scope="session")
 def handout():
     """A function building (if stale) the handout of some pages, the student edition
     or with ``solutions=True`` the instructor edition; returns its PDF."""

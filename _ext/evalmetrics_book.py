@@ -579,7 +579,9 @@ def _on_page_context(app, pagename, templatename, context, doctree):
     # Runs before sphinx-book-theme's header buttons (priority 501).
     if doctree is not None and pagename in app.env.found_docs and \
             str(app.env.doc2path(pagename)).endswith(".md"):
-        context["ipynb_source"] = _edition_prefix(app) * 2 + pagename + ".ipynb" \
+        # The theme links ``<edition root>/_sources/`` + this: a translated page's notebook
+        # is the English site's, in its _sources/.
+        context["ipynb_source"] = _edition_prefix(app) * 2 + "_sources/" + pagename + ".ipynb" \
             if _translated(app) else pagename + ".ipynb"
 
 

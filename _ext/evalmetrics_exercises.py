@@ -76,7 +76,9 @@ class SolutionEditions(SphinxPostTransform):
             # (room for the heading, the first solution's title and a few of its lines:
             # the heading never ends a page alone)
             section += nodes.raw("", "\\Needspace{10\\baselineskip}\n", format="latex")
-            section += nodes.rubric(text="Solutions")
+            # (a translated edition's PDF gives the word: _ext/evalmetrics_latex.py)
+            words = getattr(self.config, "evalmetrics_print_words", None) or {}
+            section += nodes.rubric(text=words.get("solutions", "Solutions"))
             for node in answers:
                 section += node
 

@@ -191,6 +191,55 @@ def _add_subtitles(app, doctree, docname):
         catalog.add(message, MsgOrigin(source, line))
 
 
+_MESSAGES: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def translations_of(language: str, docname: str) -> dict[str, str]:
+    """The page's catalogue as {English: translation}, its fuzzy entries left out."""
+    key = (language, docname)
+    if key not in _MESSAGES:
+        found = {}
+        path = catalogue(language, docname)
+        if path.is_file():
+            from babel.messages.pofile import read_po
+
+            with path.open("rb") as handle:
+                found = {m.id: m.string for m in read_po(handle)
+                         if m.id and m.string and not m.fuzzy}
+        _MESSAGES[key] = found
+    return _MESSAGES[key]
+
+
+def _solution_title_transform():
+    from sphinx.transforms.post_transforms import SphinxPostTransform
+
+    class TranslatedSolutionTitles(SphinxPostTransform):
+        """A solution's title repeats its exercise's subtitle, which sphinx-exercise
+        copies from the exercise as it was read, before translation: "解答 练习 10.1
+        (A three-valued forecast by hand)".  Give it the subtitle's translation."""
+
+        default_priority = 23  # after sphinx-exercise has built the title (21)
+
+        def run(self, **kwargs):
+            language = translated_language(self.config)
+            if language is None:
+                return
+            from sphinx_exercise.nodes import solution_node
+
+            for solution in self.document.findall(solution_node):
+                title = solution.children[0] if solution.children else None
+                if not isinstance(title, nodes.title):
+                    continue
+                docname = self.env.path2doc(solution.source) if solution.source else None
+                messages = translations_of(language, docname or self.env.docname)
+                for text in list(title.findall(nodes.Text)):
+                    translated = messages.get(str(text))
+                    if translated:
+                        text.parent.replace(text, nodes.Text(translated))
+
+    return TranslatedSolutionTitles
+
+
 # ------------------------------------------------------------------ stubs
 
 
@@ -340,18 +389,8 @@ def _on_build_finished(app, exception):
 
 def glossary_terms(language: str) -> list[str]:
     """The glossary's terms in ``language`` (the catalogue's msgstr of its first column)."""
-    path = catalogue(language, "book/glossary")
-    if not path.is_file():
-        return []
-    from babel.messages.pofile import read_po
-
-    with path.open("rb") as handle:
-        entries = read_po(handle)
-    terms = []
-    for message in entries:
-        if message.id and message.string and re.fullmatch(r"[\u4e00-\u9fff]{2,12}", message.string):
-            terms.append(message.string)
-    return sorted(set(terms))
+    return sorted({term for term in translations_of(language, "book/glossary").values()
+                   if re.fullmatch(r"[\u4e00-\u9fff]{2,12}", term)})
 
 
 def _on_config_inited(app, config):
@@ -417,6 +456,7 @@ def setup(app):
     app.add_source_parser(_parser_class(), override=True)
     app.add_search_language(_search_language())
     app.add_transform(_subtitle_transform())
+    app.add_post_transform(_solution_title_transform())
     app.connect("doctree-read", _record_subtitles)
     app.connect("doctree-resolved", _add_subtitles)
     app.connect("config-inited", _on_config_inited)

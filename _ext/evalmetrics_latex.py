@@ -180,16 +180,19 @@ class BookStructure(SphinxPostTransform):
         first word of the proof as the box's title argument.  Give them "Proof"."""
         from sphinx_proof.nodes import proof_node
 
+        words = print_words(self.app.config)
+
         for proof in document.findall(proof_node):
             for box in proof.findall(nodes.admonition):
                 if box.children and isinstance(box[0], nodes.title):
                     continue
                 paragraph = next(iter(box.findall(nodes.paragraph)), None)
+                prefix = words["proof-prefix"]
                 if paragraph is not None and paragraph.children:
                     first = paragraph[0]
-                    if isinstance(first, nodes.Text) and first.startswith("Proof. "):
-                        paragraph.replace(first, nodes.Text(str(first)[len("Proof. "):]))
-                box.insert(0, nodes.title("", "Proof"))
+                    if isinstance(first, nodes.Text) and first.startswith(prefix):
+                        paragraph.replace(first, nodes.Text(str(first)[len(prefix):]))
+                box.insert(0, nodes.title("", words["proof"]))
 
 
 class TablesFit(SphinxPostTransform):
@@ -392,12 +395,23 @@ def _handout_missing_reference(app, env, node, contnode):
         return None
     number = app.config.evalmetrics_book_chapters.get(page)
     title = app.config.evalmetrics_book_titles.get(page, page)
-    where = [nodes.Text(f"Chapter {number}, " if number else "the chapter "),
-             nodes.emphasis(title, title), nodes.Text(", in the full book")]
+    words = print_words(app.config)
+    where = _with_title(words["full-book" if number else "full-book-unnumbered"], number, title)
     if node.get("refexplicit") and contnode is not None:
         # "its own chapter" becomes "its own chapter (Chapter 10, *...*, in the full book)"
-        return nodes.inline("", "", nodes.Text(contnode.astext() + " ("), *where, nodes.Text(")"))
+        opening, closing = words["brackets"]
+        return nodes.inline("", "", nodes.Text(contnode.astext() + opening), *where,
+                            nodes.Text(closing))
     return nodes.inline("", "", *where)
+
+
+def _with_title(template: str, number, title: str) -> list[nodes.Node]:
+    """A print word's template as nodes: ``*{title}*`` in italics, ``{title}`` plain."""
+    emphasised = "*{title}*" in template
+    before, _, after = template.replace("*{title}*", "{title}").partition("{title}")
+    title_node = nodes.emphasis(title, title) if emphasised else nodes.Text(title)
+    return [nodes.Text(before.format(number=number)), title_node,
+            nodes.Text(after.format(number=number))]
 
 
 def _handout_source(app, docname, source) -> None:
@@ -406,7 +420,7 @@ def _handout_source(app, docname, source) -> None:
     if not app.config.evalmetrics_handout:
         return
     text = source[0]
-    if docname == app.config.root_doc:
+    if docname == app.config.root_doc and app.config.evalmetrics_handout_title_page:
         source[0] = _handout_front(app, text)
     elif docname == app.config.evalmetrics_bibliography_doc:
         source[0] = re.sub(r"^:all:\s*$\n?", "", text, flags=re.MULTILINE)
@@ -440,7 +454,16 @@ def _handout_front(app, text: str) -> str:
 
 
 def _front_matter(app) -> str:
-    """What a reader of paper needs, on the page after the title."""
+    """What a reader of paper needs, on the page after the title (a translated
+    edition's print words give it in its language)."""
+    words = print_words(app.config)
+    if words["about-edition"]:
+        return (r"\sphinxmaketitle" "\n"
+                r"\thispagestyle{empty}\null\vfill" "\n"
+                r"\noindent\textbf{" + _latex_escape(words["about-heading"]) + "} "
+                + _latex_escape(words["about-edition"].format(
+                    release=app.config.release, date=app.config.evalmetrics_date))
+                + "\n\\clearpage\n")
     website = app.config.evalmetrics_website
     web = (f"The website, {website}, shows the same pages with the code of every figure "
            "and number, and offers each chapter as a Jupyter notebook to download." if website
@@ -449,7 +472,7 @@ def _front_matter(app) -> str:
            "to download.")
     return (r"\sphinxmaketitle" "\n"
             r"\thispagestyle{empty}\null\vfill" "\n"
-            r"\noindent\textbf{About this edition.} "
+            r"\noindent\textbf{" + _latex_escape(words["about-heading"]) + "} "
             + _latex_escape(
                 f"This is version {app.config.release} of the book, printed on "
                 f"{app.config.evalmetrics_date}. ") + _latex_escape(web) + " "
@@ -460,6 +483,29 @@ def _front_matter(app) -> str:
                 "Every number in this book is computed when the book is built and checked "
                 "against the value the text promises.")
             + "\n\\clearpage\n")
+
+
+#: The words this extension prints, in English; a translated edition's PDF gives its
+#: own (``evalmetrics_print_words``, from tools/translations.py).  ``full-book``: a
+#: reference into a chapter a handout leaves out (``*{title}*`` in italics);
+#: ``about-edition``: the text of the page after the title (``{release}``, ``{date}``),
+#: instead of the English one of ``_front_matter``.
+PRINT_WORDS = {
+    "contents": "Contents",
+    "proof": "Proof",
+    "proof-prefix": "Proof. ",
+    "solutions": "Solutions",  # the heading of a chapter's solutions (evalmetrics_exercises)
+    "full-book": "Chapter {number}, *{title}*, in the full book",
+    "full-book-unnumbered": "the chapter *{title}*, in the full book",
+    "brackets": (" (", ")"),
+    "date": "{d.day} {d:%B} {d.year}",
+    "about-heading": "About this edition.",
+    "about-edition": "",
+}
+
+
+def print_words(config) -> dict:
+    return {**PRINT_WORDS, **(config.evalmetrics_print_words or {})}
 
 
 PAPER_SIZES = {"a4": "a4paper", "letter": "letterpaper"}
@@ -529,7 +575,7 @@ def _on_config_inited(app, config) -> None:
         stamp = os.environ.get("SOURCE_DATE_EPOCH")
         day = (_dt.datetime.fromtimestamp(int(stamp), _dt.timezone.utc) if stamp
                else _dt.datetime.now(_dt.timezone.utc))
-        config.evalmetrics_date = day.strftime("%d %B %Y").lstrip("0")
+        config.evalmetrics_date = print_words(config)["date"].format(d=day)
     if not config.release:
         try:
             from importlib.metadata import version
@@ -548,8 +594,9 @@ def _on_config_inited(app, config) -> None:
             config.evalmetrics_edition)
     elements.setdefault("maketitle", _front_matter(app))
     # Sphinx titles the contents with the root's first toctree caption (a part's).
+    contents = _latex_escape(print_words(config)["contents"])
     elements.setdefault("tableofcontents",
-                        r"\renewcommand{\contentsname}{Contents}\sphinxtableofcontents")
+                        r"\renewcommand{\contentsname}{" + contents + r"}\sphinxtableofcontents")
     config.latex_elements = elements
 
 
@@ -614,13 +661,15 @@ class FigureWithItsCode(SphinxPostTransform):
     for the room of the code, the figure at its printed size (its PDF's MediaBox,
     scaled to the line width as ``\\sphinxincludegraphics`` does) and its caption
     (``\\evalmetricsfigurespace`` in the preamble, with ``needspace``); without
-    it, the cell starts a new page.
+    it, the cell starts a new page.  A cell right under a heading asks before the
+    heading, which then moves with it rather than end a page alone.
     """
 
     default_priority = 780
     builders = LATEX_BUILDERS
     _MEDIABOX = re.compile(rb"/MediaBox\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]")
     CAPTION_LINES = 6  # a caption of three lines and the space around the figure
+    HEADING_LINES = 4  # a section's heading and the space above and below it (about 45 pt)
 
     def run(self, **kwargs) -> None:
         for cell in list(self.document.findall(nodes.container)):
@@ -636,9 +685,38 @@ class FigureWithItsCode(SphinxPostTransform):
             code = sum(block.astext().count("\n") + 1
                        for part in cell.findall(nodes.container) if "cell_input" in part["classes"]
                        for block in part.findall(nodes.literal_block))
-            parent = cell.parent
-            parent.insert(parent.index(cell), _raw(
-                f"\\evalmetricsfigurespace{{{width}}}{{{height}}}{{{code + self.CAPTION_LINES}}}\n"))
+            lines = code + max(self.CAPTION_LINES, 3 + self._caption_lines(figures[0]))
+            anchor = self._heading_above(cell)
+            if anchor is None:
+                anchor = cell
+            else:
+                lines += self.HEADING_LINES
+            parent = anchor.parent
+            parent.insert(parent.index(anchor), _raw(
+                f"\\evalmetricsfigurespace{{{width}}}{{{height}}}{{{lines}}}\n"))
+
+    LINE_UNITS = 90  # a line of text: about 90 Latin characters, or 45 Chinese ones
+
+    @classmethod
+    def _caption_lines(cls, figure: nodes.figure) -> int:
+        """About how many lines the figure's caption prints (a Chinese character is as
+        wide as two Latin ones)."""
+        text = "".join(c.astext() for c in figure.findall(nodes.caption))
+        units = sum(2 if ord(char) >= 0x2E80 else 1 for char in text)
+        return -(-units // cls.LINE_UNITS)
+
+    @staticmethod
+    def _heading_above(cell: nodes.Node) -> nodes.Node | None:
+        """The section (or the preface's raw heading) that the cell comes right under:
+        the room is asked for above the heading, which would otherwise end a page alone."""
+        parent = cell.parent
+        before = [n for n in parent.children[:parent.index(cell)] if not isinstance(n, nodes.target)]
+        if isinstance(parent, nodes.section) and parent.parent is not None and \
+                len(before) == 1 and isinstance(before[0], nodes.title):
+            return parent
+        if before and isinstance(before[-1], nodes.raw) and before[-1].astext().startswith("\\section*"):
+            return before[-1]
+        return None
 
     def _printed_size(self, figure: nodes.figure) -> tuple[int, int] | None:
         """The figure's natural width and height in PostScript points, from its PDF."""
@@ -674,6 +752,10 @@ def setup(app):
     app.add_config_value("evalmetrics_book_chapters", {}, "env")
     app.add_config_value("evalmetrics_book_titles", {}, "env")
     app.add_config_value("evalmetrics_foreign_labels", {}, "env")
+    # False: the landing page stays the preface (a translated edition's PDF).
+    app.add_config_value("evalmetrics_handout_title_page", True, "env")
+    # A translated edition's words for PRINT_WORDS (tools/translations.py).
+    app.add_config_value("evalmetrics_print_words", {}, "env")
     # "Student edition", "Instructor edition (with solutions)": on the title page and in
     # the running head (tools/handout.py, `make pdf SOLUTIONS=no`); "" for the book.
     # (read once, into the LaTeX preamble: no page is read again when it changes)

@@ -14,6 +14,10 @@
   cross-reference targets; the pages with a catalogue are translated to 100 %, the
   others are stubs that link their English page, and every page of each edition
   links the same page of the other.
+* The edition in print (``make pdf LANGUAGE=zh_CN``): every translated page, in
+  Chinese, with the chapters' numbers of the full book and the glossary's terms; no
+  character without a glyph, the layout gates of every PDF passed, every page rendered.
+  (The Chinese pages in a browser: ``tests/browser``, ``site_check.ZH_PAGES``.)
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -34,7 +39,10 @@ sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT / "tools"))
 import evalmetrics_i18n  # noqa: E402
 
+import handout  # noqa: E402  (tools/handout.py)
+import latex_log  # noqa: E402  (tools/latex_log.py)
 import notebooks  # noqa: E402
+import translations  # noqa: E402  (tools/translations.py)
 
 LANGUAGE = "zh_CN"
 CATALOGUES = ROOT / "locale" / LANGUAGE / "LC_MESSAGES" / "book"
@@ -281,3 +289,117 @@ def test_every_page_links_its_other_edition(built_site):
         assert f'href="../{LANGUAGE}/{doc}.html"' in english, doc
         assert f'href="../../{doc}.html"' in chinese, doc
         assert '<html lang="zh-CN"' in chinese and '<html lang="en"' in english
+
+
+# ------------------------------------------------------------ the edition in print
+
+
+def cjk_text(pdf: Path) -> list[str]:
+    """The text of each page, with the line breaks inside Chinese text taken out (a
+    Chinese line breaks between two characters, without a space)."""
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    cjk = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
+    return [re.sub(rf"(?<=[{cjk}])\s+(?=[{cjk}])", "", re.sub(r"[ \t]*\n[ \t]*", "\n", page))
+            for page in text.split("\f")]
+
+
+def test_the_gate_reads_missing_characters(tmp_path):
+    # XeTeX's report of a character no font has, as a Chinese term in a Latin font gives it
+    log = tmp_path / "book.log"
+    log.write_text("evalmetrics-page 1 (1): 600.0pt of 650.0pt opens\n"
+                   "Missing character: There is no 分 (U+5206) in font [FreeSerif.otf]/OT:script=latn;!\n"
+                   "Missing character: There is no 分 (U+5206) in font [FreeSerif.otf]/OT:script=latn;!\n"
+                   "Missing character: There is no 力 (U+529B) in font [FreeSerif.otf]/OT:script=latn;!\n",
+                   encoding="utf-8")
+    found = latex_log.problems(log)
+    assert [line for line in found if "no glyph" in line] == [
+        "book.tex: no glyph for 分 (U+5206) in [FreeSerif.otf]/OT:script=latn;",
+        "book.tex: no glyph for 力 (U+529B) in [FreeSerif.otf]/OT:script=latn;"]
+    log.write_text("evalmetrics-page 1 (1): 600.0pt of 650.0pt opens\n", encoding="utf-8")
+    assert latex_log.problems(log) == []
+
+
+@pytest.fixture(scope="module")
+def zh_print(built_zh_pdf) -> dict:
+    latex = built_zh_pdf.parent / "pdf" / "_build" / "latex"
+    pages = cjk_text(built_zh_pdf)
+    return {"pdf": built_zh_pdf, "log": latex / f"{built_zh_pdf.stem}.log",
+            "pages": pages, "text": re.sub(r"\s+", " ", " ".join(pages))}
+
+
+@pytest.mark.book
+def test_the_chinese_pdf_holds_every_translated_page_in_chinese(zh_print):
+    text = zh_print["text"]
+    titles = {page: translations.translated_title(LANGUAGE, page) for page in PAGES}
+    assert [page for page, title in titles.items() if title not in text] == []
+    # the translated pages only, never a stub of an untranslated one
+    assert "本页尚未译成中文" not in text
+    # each chapter under its number in the full book, as the website numbers it
+    numbers = handout.book_numbers()
+    for page in PAGES:
+        if page in numbers:
+            assert re.search(rf"第\s*{numbers[page]}\s*章\s*{re.escape(titles[page])}", text), page
+    # a reference into a chapter that is not translated: its number and title in the full book
+    assert "全书第" in text and "in the full book" not in text
+    # the print words in Chinese
+    assert "目录" in text and "前言" in text and "证明" in text
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", COMPLETE)
+def test_the_chinese_pdf_prints_every_translated_sentence(zh_print, page):
+    """The runs of Chinese in the page's catalogue (six characters or more between
+    punctuation, markup or Latin) are text of the PDF that pdftotext reads back.  A
+    few are cut by what pdftotext reads in between (a page's running head, a table's
+    next column, a formula), so 95 % of them, not all."""
+    runs = {run for m in messages(page) if m.string and not m.fuzzy
+            for run in re.findall(r"[\u4e00-\u9fff]{6,}", m.string)}
+    text = re.sub(r"\s+", "", zh_print["text"])
+    missing = sorted(run for run in runs if run not in text)
+    assert runs and len(missing) <= 0.05 * len(runs), missing
+
+
+@pytest.mark.book
+def test_the_chinese_pdf_has_the_glossarys_terms_and_the_english_numbers(zh_print):
+    from test_book_pdf import WORKED_EXAMPLE
+
+    text = zh_print["text"]
+    assert [term for _, term, _ in glossary_rows() if term not in text] == []
+    # the same computed numbers as the English book prints, from the same cells
+    missing = [(page, number) for page in PAGES for number in WORKED_EXAMPLE.get(page, [])
+               if number not in text]
+    assert missing == []
+
+
+@pytest.mark.book
+def test_the_chinese_pdf_passes_the_gates_with_a_glyph_for_every_character(zh_print):
+    log = zh_print["log"].read_text(encoding="utf-8", errors="replace")
+    assert "Missing character" not in log
+    assert latex_log.problems(zh_print["log"]) == []
+    assert not re.search(r"^! |LaTeX Error|undefined references", log, re.MULTILINE)
+    # every page was measured by the near-empty-page gate
+    assert len(latex_log.page_fills(log)) == len(zh_print["pages"]) - 1  # (a form feed ends the text)
+
+
+@pytest.mark.book
+def test_the_chinese_pdf_pages_render(zh_print, tmp_path):
+    subprocess.run(["pdftoppm", "-r", "20", "-png", str(zh_print["pdf"]), str(tmp_path / "page")],
+                   check=True)
+    images = sorted(tmp_path.glob("page-*.png"))
+    assert len(images) == len(zh_print["pages"]) - 1
+    assert all(image.stat().st_size > 500 for image in images)
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("page", PAGES)
+def test_solution_titles_repeat_the_translated_subtitle(built_site, page):
+    """A solution's title names its exercise with the exercise's subtitle, translated
+    (sphinx-exercise copies it from the English as read)."""
+    html = article(built_site / LANGUAGE / "book" / f"{page}.html")
+    titles = re.findall(r'<p class="admonition-title">解答<a [^>]*>([^<]*)</a>', html)
+    translated = {m.id: m.string for m in messages(page) if m.string and not m.fuzzy}
+    english = [title for title in titles for msgid in translated if f"({msgid})" in title]
+    assert english == []
+    if page == "brier-decomposition":  # a chapter with exercises: each subtitle in Chinese
+        assert titles and all(re.search(r"\([^)]*[\u4e00-\u9fff][^)]*\)", t) for t in titles), titles

@@ -9,7 +9,10 @@ It also lists the pages whose text runs past their bottom (``Overfull \\vbox``,
 a table or a boxed block that could not split), more than 3 pt, and the pages
 less than a quarter full that do not end a chapter or a part (a block kept whole
 that left the page before it nearly empty): the preamble of ``_config.yml`` logs
-each page's fill as ``evalmetrics-page 47 (40): 58.0pt of 650.43pt``.
+each page's fill as ``evalmetrics-page 47 (40): 58.0pt of 650.43pt``.  And the
+characters no font of the PDF has (``Missing character: There is no 分 in font
+...``): XeTeX leaves them out of the page, a gap or a box where the reader expected
+a word (a Chinese term set in a Latin font, a symbol the font lacks).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ _CHAPTER = re.compile(r"^\\chapter\*?\{(.*)\}", re.MULTILINE)
 # line may wrap at 79 characters)
 _PAGE_FILL = re.compile(r"^evalmetrics-page (\d+)\s+\(([^)]*)\):\s+([\d.]+)pt\s+of\s+([\d.]+)pt"
                         r"(\s+opens)?", re.MULTILINE)
+
+# "Missing character: There is no 分 (U+5206) in font [FreeSerif.otf]/OT:...!"
+_MISSING = re.compile(r"^Missing character: There is no (.+?) in font (.+?)!$", re.MULTILINE)
 
 #: Boxes narrower than this are invisible in print (a point is 0.35 mm).
 LIMIT_PT = 1.0
@@ -128,6 +134,11 @@ def near_empty_pages(pages: list[PageFill], *, min_fill: float = MIN_FILL) -> li
             if page.fill < min_fill and not following.opens]
 
 
+def missing_characters(log: str) -> list[str]:
+    """Each character left out of the PDF for want of a glyph, with its font, once."""
+    return sorted({f"{char} in {font}" for char, font in _MISSING.findall(log)})
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("log", type=Path)
@@ -159,6 +170,11 @@ def problems(log_file: Path, *, max_pt: float = LIMIT_PT, max_page_pt: float = P
     if empty:
         found.append(f"{len(empty)} page(s) less than {min_fill:.0%} full in {log_file.with_suffix('.pdf')}: "
                      "a block kept whole (a code cell and its figure, a table) did not fit below them")
+    missing = missing_characters(log)
+    found += [f"{tex.name}: no glyph for {char}" for char in missing]
+    if missing:
+        found.append(f"{len(missing)} character(s) missing from {log_file.with_suffix('.pdf')}: "
+                     "give their script a font (xeCJK's \\setCJKmainfont for Chinese)")
     for line in found:
         print(line, file=sys.stderr)
     return found

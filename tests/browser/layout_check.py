@@ -16,7 +16,10 @@ What is measured (``MEASURE`` below), and the rule each finding breaks:
   edge of the article column;
 * **phone, no sideways page**: the page itself never scrolls sideways
   (``document.scrollingElement.scrollWidth > innerWidth``); an element wider
-  than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``).
+  than its box sits in a box that scrolls (``overflow-x: auto`` or ``scroll``);
+  running text (a paragraph, list item, heading, caption: ``TEXT``) wraps inside
+  the column, whatever its script: Chinese breaks between any two characters, but
+  a run of Latin, a formula or a code name inside it does not;
   That is what a phone accepts: at 390 px a code cell shows about 38
   characters and a solution's about 30, so code lines, wide display equations
   and wide tables scroll inside their own box (the code rule is the desktop's);
@@ -57,6 +60,8 @@ PHONE = {"width": 390, "height": 844}
 WIDE = ", ".join([
     'mjx-container[display="true"]', "table", "div.highlight pre", "div.cell_output pre",
     "img", "figure", "figcaption", "div.math"])
+# Running text, which wraps: it never runs past the column, at any width.
+TEXT = "p, li, dt, dd, h1, h2, h3, h4, figcaption, caption, .admonition-title"
 
 # Open what a reader can open: the toggle buttons of sphinx-togglebutton (solutions
 # are admonitions with class toggle-hidden until their button is pressed) and every
@@ -70,7 +75,7 @@ EXPAND = """() => {
     return document.querySelectorAll('article .toggle-hidden, article details:not([open])').length;
 }"""
 
-MEASURE = """([selector, column]) => {
+MEASURE = """([selector, column, text]) => {
     const article = document.querySelector('article.bd-article') || document.querySelector('main');
     const box = article.getBoundingClientRect();
     const describe = el => {
@@ -98,6 +103,16 @@ MEASURE = """([selector, column]) => {
                        code: el.tagName === 'PRE' && !el.closest('div.cell_output')});
         }
     }
+    const unwrapped = [];
+    for (const el of article.querySelectorAll(text)) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        const over = el.scrollWidth - el.clientWidth;
+        const past = r.right - box.right;
+        if ((over > 1 || past > 1) && !scrolls(el)) {
+            unwrapped.push({what: describe(el), over: Math.round(over), past: Math.round(past)});
+        }
+    }
     const figures = Array.from(article.querySelectorAll('img')).map(img => ({
         what: describe(img), alt: img.getAttribute('alt') || '', src: img.getAttribute('src') || '',
         natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
@@ -116,7 +131,7 @@ MEASURE = """([selector, column]) => {
         closed: article.querySelectorAll('.toggle-hidden, details:not([open])').length,
         pageWide: document.scrollingElement.scrollWidth - innerWidth,
         column: box.width,
-        wide, figures, visibleCode, pasted, prose: copy.textContent,
+        wide, unwrapped, figures, visibleCode, pasted, prose: copy.textContent,
     };
 }"""
 
@@ -134,7 +149,7 @@ def expand(page) -> None:
 def measure(page) -> dict:
     # Two animation frames: the resize's re-layout has happened before anything is read.
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    return page.evaluate(MEASURE, [WIDE, WEB_COLUMN_PX])
+    return page.evaluate(MEASURE, [WIDE, WEB_COLUMN_PX, TEXT])
 
 
 def desktop_findings(state: dict) -> list[str]:
@@ -156,6 +171,7 @@ def desktop_findings(state: dict) -> list[str]:
             found.append(f"figure shown {fig['shown']:.0f} px wide, narrower than "
                          f"{expected} px (its text would be under {MIN_WEB_TEXT_PX} px): "
                          f"{fig['what']}")
+    found.extend(_unwrapped(state))
     found.extend(_reader_findings(state))
     return found
 
@@ -167,7 +183,13 @@ def phone_findings(state: dict) -> list[str]:
         found.append(f"the page scrolls sideways by {state['pageWide']} px")
     found.extend(f"wider than the screen and not in a scrolling box: {w['what']}"
                  for w in state["wide"] if not w["scrolls"] and not w["what"].startswith("img"))
+    found.extend(_unwrapped(state))
     return found
+
+
+def _unwrapped(state: dict) -> list[str]:
+    return [f"text does not wrap in the column (wider by {w['over']} px, past it by "
+            f"{w['past']} px): {w['what']}" for w in state["unwrapped"]]
 
 
 def _reader_findings(state: dict) -> list[str]:

@@ -57,6 +57,18 @@ SITE_PAGES = ["index.html", "genindex.html", "search.html", *BOOK_PAGES]
 # The pages a reader reads: the site's root only forwards to the book's first page.
 READ_PAGES = [page for page in SITE_PAGES if page != "index.html"]
 
+# The Chinese edition (zh_CN/, tools/translations.py): every page with a catalogue,
+# in the order of the book, two pages without one (a stub that links the English page:
+# a chapter and a page of the reference) and its search page.  Its pages are the
+# English ones read in Chinese: the same checks, plus the edition's own (its language,
+# the switch to the same page in English, CJK text that wraps on a phone).
+ZH = "zh_CN"
+ZH_HTML_LANG = "zh-CN"
+ZH_TRANSLATED = [f"{ZH}/book/{p.stem}.html" for p in toc_chapters()
+                 if (ROOT / "locale" / ZH / "LC_MESSAGES" / "book" / f"{p.stem}.po").is_file()]
+ZH_STUBS = [f"{ZH}/book/roc-auc.html", f"{ZH}/book/api-calibration.html"]
+ZH_PAGES = [*ZH_TRANSLATED, *ZH_STUBS, f"{ZH}/search.html"]
+
 @pytest.fixture(scope="session")
 def chromium() -> str:
     if not Path(CHROMIUM).is_file():
@@ -210,7 +222,8 @@ def _check_page(browser, base: str, page_path: str, shots: Path | None):
             assert state["typeset"] >= state["mathNodes"], state
         assert state["raw"] == 0, f"raw TeX delimiters left: {state['raw']}"
         assert state["broken"] == [], f"images that did not load: {state['broken']}"
-        if page_path in BOOK_PAGES:
+        # (a Chinese page offers the English page's notebook: the same cells)
+        if page_path.removeprefix(f"{ZH}/") in BOOK_PAGES:
             stem = Path(page_path).stem
             assert any(h.endswith(f"_sources/book/{stem}.ipynb") for h in state["ipynb"]), \
                 f"the download menu offers no .ipynb: {state['ipynb']}"

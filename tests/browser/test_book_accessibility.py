@@ -1,5 +1,6 @@
 """Accessibility of the website: axe-core finds no WCAG 2 A/AA violation on any page, at
-1280x800 and 390x844, in the light theme (``accessibility_check.py`` says what is run);
+1280x800 and 390x844, in the light theme (``accessibility_check.py`` says what is run),
+the Chinese edition's pages of ``site_check.ZH_PAGES`` included;
 the page's language, heading levels, equations' accessible text and the keyboard
 folding of solutions.  The dark theme is ``test_book_accessibility_dark.py``: two files,
 so that pytest-xdist runs the two themes on its two workers at once."""
@@ -15,13 +16,13 @@ from accessibility_check import (
     semantic_findings,
 )
 
-from site_check import READ_PAGES
+from site_check import READ_PAGES, ZH_PAGES
 
 pytestmark = pytest.mark.book
 THEME = "light"
 
 
-@pytest.mark.parametrize("page_path", READ_PAGES)
+@pytest.mark.parametrize("page_path", READ_PAGES + ZH_PAGES)
 def test_no_wcag_violation(browser, server, axe_source, page_path):
     violations = []
     for size in SIZES:
@@ -34,7 +35,7 @@ def test_no_wcag_violation(browser, server, axe_source, page_path):
         "\n".join(map(str, violations))
 
 
-@pytest.mark.parametrize("page_path", READ_PAGES)
+@pytest.mark.parametrize("page_path", READ_PAGES + ZH_PAGES)
 def test_language_headings_and_equations(browser, server, page_path):
     context, page = open_page(browser, f"{server}/{page_path}")
     try:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from accessibility_check import SIZES, axe_violations, open_page
 
-from site_check import READ_PAGES
+from site_check import READ_PAGES, ZH_PAGES
 
 pytestmark = pytest.mark.book
 THEME = "dark"
 
 
-@pytest.mark.parametrize("page_path", READ_PAGES)
+@pytest.mark.parametrize("page_path", READ_PAGES + ZH_PAGES)
 def test_no_wcag_violation_in_the_dark_theme(browser, server, axe_source, page_path):
     violations = []
     for size in SIZES:

@@ -13,19 +13,29 @@ from __future__ import annotations
 
 import pytest
 
-from site_check import BOOK_PAGES, SITE_PAGES, _check_page  # fixtures: the site_check plugin
+from site_check import (  # fixtures: the site_check plugin
+    BOOK_PAGES,
+    SITE_PAGES,
+    ZH_PAGES,
+    ZH_STUBS,
+    ZH_TRANSLATED,
+    _check_page,
+)
 
 pytestmark = pytest.mark.book
 
 
 TOP_LEVEL = [page for page in SITE_PAGES if "/" not in page]
-FROM_DISK = TOP_LEVEL + [BOOK_PAGES[0], "book/in-practice.html", BOOK_PAGES[-1]]
+# The Chinese edition's folders too: a translated page and a stub (their MathJax, figures
+# and notebook are the English site's, two folders up) and its search page.
+FROM_DISK = TOP_LEVEL + [BOOK_PAGES[0], "book/in-practice.html", BOOK_PAGES[-1],
+                         ZH_TRANSLATED[-1], ZH_STUBS[0], "zh_CN/search.html"]
 
 
 def test_the_sample_has_every_folder_of_the_site():
-    folders = {page.rpartition("/")[0] for page in SITE_PAGES}
+    folders = {page.rpartition("/")[0] for page in SITE_PAGES + ZH_PAGES}
     assert folders == {page.rpartition("/")[0] for page in FROM_DISK}
-    assert set(FROM_DISK) <= set(SITE_PAGES)
+    assert set(FROM_DISK) <= set(SITE_PAGES + ZH_PAGES)
 
 
 @pytest.mark.parametrize("page_path", FROM_DISK)
