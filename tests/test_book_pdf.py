@@ -388,7 +388,10 @@ def test_book_pdf_has_parts_contents_and_a_preface(built_pdf, book_text):
         "\\contentsline {chapter}{Bibliography"]
     lines = toc.splitlines()
     last_numbered = max(i for i, line in enumerate(lines) if "{chapter}{\\numberline" in line)
-    assert lines[last_numbered + 1:][-2].startswith("\\contentsline {chapter}{Bibliography}")
+    # The back matter: the bibliography, then the glossary (then the index).
+    back = [line for line in lines[last_numbered + 1:] if line.startswith("\\contentsline {chapter}")]
+    assert back[0].startswith("\\contentsline {chapter}{Bibliography}"), back
+    assert back[1].startswith("\\contentsline {chapter}{Glossary"), back
     assert not re.search(r"Chapter \d+\s+Bibliography|\d+\.\s+Bibliography", book_text)
     # A reader of paper is told where the website and the notebooks are, and which version.
     assert "download button at the top" not in book_text
