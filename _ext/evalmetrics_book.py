@@ -644,7 +644,9 @@ def _alt_from_caption(app, doctree, docname):
                  if not isinstance(node, nodes.Text) or not isinstance(node.parent, nodes.math)]
         text = " ".join("".join(parts).split())
         # The first sentence: up to the first full stop followed by a space.
-        sentence = text.split(". ", 1)[0].rstrip(".") + "."
+        # (A Chinese caption ends with its own full stop, 。, and gets no second one.)
+        sentence = text.split(". ", 1)[0].rstrip(".")
+        sentence += "" if sentence.endswith("。") else "."
         for image in figure.findall(nodes.image):
             if not image.get("alt"):
                 image["alt"] = sentence

@@ -192,13 +192,20 @@ def _unwrapped(state: dict) -> list[str]:
             f"{w['past']} px): {w['what']}" for w in state["unwrapped"]]
 
 
+def _words(text: str) -> int:
+    """Words of a text: spaces separate English words; Chinese writes none, so each Han
+    character counts as one (a caption of a dozen characters is a description)."""
+    han = sum(1 for c in text if "\u4e00" <= c <= "\u9fff")
+    return len(text.split()) + han
+
+
 def _reader_findings(state: dict) -> list[str]:
     found = []
     for fig in state["figures"]:
         alt = fig["alt"].strip()
         if not alt:
             found.append(f"image without alt text: {fig['src']}")
-        elif FILE_NAME.search(alt) or alt == fig["src"] or len(alt.split()) < 3:
+        elif FILE_NAME.search(alt) or alt == fig["src"] or _words(alt) < 3:
             found.append(f"alt text is not a description: {alt!r}")
     for code in state["visibleCode"]:
         found.extend(f"visible cell shows {marker!r}: {code.strip()[:60]!r}"
