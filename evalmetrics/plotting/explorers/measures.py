@@ -20,7 +20,8 @@ def prevalence_explorer(y_true=None, y_pred=None, *, counts=None, prevalences=No
     its expected counts per example are ``TPR pi``, ``FPR (1 - pi)``, ... and
     every measure is computed from them.  A measure whose value changes
     anywhere on the slider is drawn in one colour, one that never moves in
-    another; a tick marks each measure at the data's own prevalence.
+    another; a tick marks each measure at the slider's position nearest
+    the data's own prevalence.
 
     Parameters
     ----------
@@ -121,7 +122,8 @@ def prevalence_explorer(y_true=None, y_pred=None, *, counts=None, prevalences=No
     chart = {"width": 260, "height": text["height"], "layer": [bars, ticks]}
     description = ("Expected measures of one classifier at a prevalence set with a slider, "
                    "coloured by whether they move with the prevalence.")
-    body = {"title": f"Measures at the chosen prevalence (tick: at the data's own, {own:.4g})",
+    body = {"title": f"Measures at the chosen prevalence (ticks at {values[nearest]:g}, "
+                     f"nearest the data's {own:.4g})",
             "data": {"name": "rates"}, "transform": transform, "hconcat": [text, chart],
             "spacing": 16}
     params = [vl.slider("prevalence", "prevalence", values, first)]
