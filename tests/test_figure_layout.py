@@ -321,3 +321,25 @@ def test_the_book_kernels_report_a_fault_to_the_build(tmp_path):
     assert done.returncode == 0, done.stderr
     (line,) = log.read_text(encoding="utf-8").splitlines()  # the centred legend only
     assert line.startswith("figure layout (overlap)") and "legend entry 'diagonal'" in line
+
+
+@pytest.mark.parametrize("n", [1_000, 200_000])
+def test_a_long_line_is_seen_where_it_runs_and_only_there(n):
+    # A line of many points (the report's curves of a large file) is checked in display
+    # space simplified as Agg draws it, in bounded pieces: the same answers as a short one.
+    from matplotlib.transforms import Bbox
+
+    from evalmetrics.plotting import _extents
+
+    fig, ax = plt.subplots(figsize=(4, 4), dpi=100)
+    x = np.linspace(0, 1, n)
+    (line,) = ax.plot(x, x ** 2)  # the parabola: under the top-left corner, through the middle
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    fig.canvas.draw()
+    data = _extents._line_data(line, ax, fig.dpi)
+    to_display = ax.transData.transform
+    crossed = Bbox([to_display((0.45, 0.15)), to_display((0.55, 0.35))])
+    clear = Bbox([to_display((0.05, 0.6)), to_display((0.3, 0.9))])
+    assert _extents.hits(data, crossed) and not _extents.hits(data, clear)
+    plt.close(fig)

@@ -167,14 +167,24 @@ def _colour(colour):
 
 
 def _line_data(line, ax, dpi):
+    from matplotlib.path import Path
+
     name = line.get_label()
     name = f"line {quote(name)}" if name and not name.startswith("_") else \
         f"a line ({_colour(line.get_color())})"
     data = Marks(name, ax, line.get_clip_box() if line.get_clip_on() else None)
     transform = line.get_transform()
     if line.get_linestyle() not in ("None", "none", "", " ") and line.get_linewidth() > 0:
-        path = transform.transform_path(line.get_path())
-        data.segments.append((path.vertices, line.get_linewidth() * pixels_per_point(dpi) / 2))
+        path = line.get_path()
+        if len(path.vertices) > 1 << 16:
+            # The line as Agg draws it: simplified in display space (matplotlib's
+            # path.simplify), not millions of vertices kept for the check.
+            cleaned = path.cleaned(transform=transform, simplify=True)
+            # (cleaned() ends with a STOP code at (0, 0), which is not a point of the line.)
+            vertices = cleaned.vertices[cleaned.codes != Path.STOP]
+        else:
+            vertices = transform.transform_path(path).vertices
+        data.segments.append((vertices, line.get_linewidth() * pixels_per_point(dpi) / 2))
     if line.get_marker() not in (None, "None", "none", "", " ") and line.get_markersize() > 0:
         xy = transform.transform(line.get_xydata())
         size = (line.get_markersize() + line.get_markeredgewidth()) * pixels_per_point(dpi) / 2
@@ -288,6 +298,15 @@ def _segments_hit(vertices, half_width, box):
     x0, y0, x1, y1 = box.x0 - half_width, box.y0 - half_width, box.x1 + half_width, box.y1 + half_width
     if len(v) == 1:
         return bool(x0 <= v[0, 0] <= x1 and y0 <= v[0, 1] <= y1)
+    # A few thousand segments at a time: a curve of millions of points (the report's ROC
+    # curve of a large file) then needs no temporaries as long as itself.
+    step = 1 << 15
+    return any(_chunk_hits(v[start:start + step + 1], (x0, y0, x1, y1))
+               for start in range(0, len(v) - 1, step))
+
+
+def _chunk_hits(v, widened):
+    x0, y0, x1, y1 = widened
     a, b = v[:-1], v[1:]
     ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
     a, b = a[ok], b[ok]
