@@ -50,7 +50,7 @@ def _has(ax, gid):
 def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, pos_label: Label | None = None,
                    sample_weight: ArrayLike | None = None, label: str | None = None, color: str | None = None,
                    shade: bool = False, mark_ties: bool = True, binormal: tuple[float, float] | None = None,
-                   title: str | None = None) -> Figure:
+                   title: str | None = None, legend: bool = True) -> Figure:
     """The ROC staircase, one point per distinct score, with the chance diagonal.
 
     A tied group holding both classes moves the curve diagonally in one
@@ -76,6 +76,9 @@ def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None
         Also draw the exact ROC curve of binormal scores, negatives N(0, 1)
         and positives N(mean, sd^2), dotted in the same colour.
     title : str, optional
+    legend : bool, default True
+        False: no legend (the caller places one for all its curves; placing
+        it where it hides no data draws the figure once more).
 
     Returns
     -------
@@ -119,7 +122,8 @@ def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None
                 linewidth=1.0, label=f"exact binormal, mean {mean:g}, sd {sd:g}")
     finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
     # At the lower right, unless the diagonal or a curve runs through it there.
-    place_legend(ax, ["lower right"])
+    if legend:
+        place_legend(ax, ["lower right"])
     return fig
 
 
@@ -127,7 +131,7 @@ def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes 
                                 pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
                                 label: str | None = None, color: str | None = None, sawtooth: bool = True,
                                 baseline: bool = True, title: str | None = None,
-                                join: str = "straight") -> Figure:
+                                join: str = "straight", legend: bool = True) -> Figure:
     """Average precision as steps, the sawtooth of all operating points, the prevalence.
 
     The steps rise to the precision reached at each threshold where recall
@@ -157,6 +161,8 @@ def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes 
         convention of the average precision, a vertical move at the recall
         already reached and a horizontal one at the new precision, so that
         each false alarm hangs below the steps as a vertical tooth.
+    legend : bool, default True
+        False: no legend (the caller places one).
 
     Returns
     -------
@@ -197,7 +203,8 @@ def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes 
         ax.axhline(prevalence, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-prevalence",
                    label=f"prevalence {prevalence:.4f}")
     finish(ax, xlabel="Recall", ylabel="Precision", title=title, square=True)
-    place_legend(ax, ["lower left", "lower right", "upper right"])
+    if legend:
+        place_legend(ax, ["lower left", "lower right", "upper right"])
     return fig
 
 
