@@ -222,13 +222,15 @@ def fresh(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def build_lock(artifact: str):
+def build_lock(artifact: str, *, shared: bool = False):
     """Held while a test checks a built artifact and (re)builds it: xdist workers
     take turns.  One lock per artifact (a worker checking the site does not wait for
-    another's handout), none of them ``_build/.lock``, which the Makefile takes."""
+    another's handout), none of them ``_build/.lock``, which the Makefile takes.
+    ``shared=True``: held by a test that reads the artifact, so that no other worker
+    rebuilds it under the reader (several readers at once)."""
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / f".test-{artifact}.lock", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        fcntl.flock(handle, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:
@@ -246,6 +248,25 @@ def run_make(*target: str) -> None:
         tail = (result.stdout + result.stderr)[-5000:]
         pytest.fail(f"`make {' '.join(target)}` failed (full log: {log}):\n{tail}",
                     pytrace=False)
+
+
+# The fixtures through which a test reads ``_build/html`` (directly, or served over
+# http by tests/browser/site_check.py).
+SITE_READERS = frozenset({"built_site", "server"})
+
+
+@pytest.fixture(autouse=True)
+def _site_not_rebuilt_while_read(request):
+    """A test that reads the site holds the site's lock shared until it ends, so that a
+    test that rebuilds the site (test_book_pdf's, after ``make pdf``) waits for it, and
+    it for the rebuild.  Without this a page was read in the middle of a rebuild by
+    the other worker, when Sphinx's pygments.css is its light style only (the theme
+    writes the dark one at the end of the build): dark-theme contrast failures."""
+    if SITE_READERS.isdisjoint(request.fixturenames):
+        yield
+        return
+    with build_lock("html", shared=True):
+        yield
 
 
 @pytest.fixture(scope="session")
