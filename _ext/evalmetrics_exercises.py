@@ -150,8 +150,32 @@ def _depart_solution_latex(self, node) -> None:
     self.body.append("\\end{evalmetricssolution}\n")
 
 
+def _detached(node: nodes.Element) -> nodes.Element:
+    """The node with its attributes and title only, belonging to no document."""
+    slim = node.copy()
+    if node.children:
+        slim += node.children[0].deepcopy()
+    for part in slim.findall(nodes.Node):
+        part.document = None
+    return slim
+
+
+def _slim_registry(app, env) -> None:
+    # sphinx-exercise keeps every exercise and solution node in the environment; a
+    # node (or a node inside it) keeps its document, so the pickled environment held
+    # every page with an exercise (4.9 of its 6.5 MB), read again by every rebuild.
+    # What it reads from the registry is the node's class, attributes and title:
+    # kept, the rest dropped.
+    registry = getattr(env, "sphinx_exercise_registry", {})
+    for entry in registry.values():
+        node = entry.get("node")
+        if isinstance(node, nodes.Element):
+            entry["node"] = _detached(node)
+
+
 def setup(app):
     app.setup_extension("sphinx_exercise")
+    app.connect("env-updated", _slim_registry)
     # (the HTML visitors are sphinx-exercise's own)
     from sphinx_exercise.nodes import depart_solution_node, visit_solution_node
 
@@ -165,4 +189,5 @@ def setup(app):
     app.add_transform(ExerciseMarks)
     # After sphinx-book-theme built the header buttons (its priority 501).
     app.connect("html-page-context", _on_page_context, priority=600)
-    return {"parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version: an environment pickled before the registry was slimmed is read anew.
+    return {"parallel_read_safe": True, "parallel_write_safe": True, "env_version": 1}

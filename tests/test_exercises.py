@@ -212,3 +212,23 @@ def test_website_folds_every_solution(built_site, page):
     folded = re.findall(r'<div class="[^"]*\bsolution\b[^"]*\bdropdown\b', html)
     assert len(folded) == len(exercises(page)) == len(re.findall(r'class="[^"]*\bsolution\b', html))
     assert 'download-solutions-button' in html
+
+
+def test_the_environment_keeps_no_page_for_the_exercises(built_site):
+    # Every rebuild reads the pickled environment; sphinx-exercise's registry of
+    # exercise and solution nodes pulled every page with an exercise into it (6.5 MB,
+    # half a second of each rebuild) until _ext/evalmetrics_exercises.py detached them.
+    import pickle
+
+    from docutils import nodes
+
+    path = built_site.parent / ".doctrees" / "environment.pickle"
+    with open(path, "rb") as handle:
+        env = pickle.load(handle)
+    registry = env.sphinx_exercise_registry
+    assert len(registry) == sum(2 * len(exercises(page)) for page in teaching_chapters())
+    attached = [label for label, entry in registry.items()
+                for part in entry["node"].findall(nodes.Node) if part.document is not None]
+    assert attached == []
+    assert all(entry["node"].children for entry in registry.values())  # the title is kept
+    assert path.stat().st_size < 1_500_000
