@@ -57,7 +57,7 @@ def _diagonal(ax):
 def plot_reliability_diagram(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: int = calibration.N_BINS,
                              strategy: Literal["uniform", "quantile"] = "uniform", pos_label: Label | None = None,
                              axes: tuple[Axes, Axes] | None = None, title: str | None = None,
-                             figsize: tuple[float, float] = (4.4, 5.2)) -> Figure:
+                             figsize: tuple[float, float] = (4.4, 5.2), legend: bool = True) -> Figure:
     """Binned reliability diagram with the bin counts underneath.
 
     Each non-empty bin is a point (mean forecast, observed share of
@@ -79,6 +79,9 @@ def plot_reliability_diagram(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: in
     title : str, optional
     figsize : (float, float)
         Size in inches of the new figure (when no axes are given).
+    legend : bool, default True
+        False: no legend (the caller places one; finding a free place inside
+        the diagram draws the figure once more).
 
     Returns
     -------
@@ -109,7 +112,8 @@ def plot_reliability_diagram(y_true: ArrayLike, y_prob: ArrayLike, *, n_bins: in
     # A bin of a row or two among hundreds is under a pixel tall: its count is written.
     for bars in counts:
         mark_small_bars(bottom, bars)
-    finish(top, xlabel="", ylabel="observed share of positives", title=title, square=False)
+    finish(top, xlabel="", ylabel="observed share of positives", title=title, square=False,
+           legend=legend)
     top.set_xlim(-0.02, 1.02)
     top.set_ylim(-0.02, 1.02)
     finish(bottom, xlabel="mean predicted probability (bin)", ylabel="rows", legend=False)

@@ -120,7 +120,9 @@ def plot_roc_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None
         exact = binormal_curve(mean=mean, sd=sd)
         ax.plot(exact.false_positive_rate, exact.true_positive_rate, color=colour, linestyle="--",
                 linewidth=1.0, label=f"exact binormal, mean {mean:g}, sd {sd:g}")
-    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
+    # (finish places no legend: placing one draws the figure, and one is placed below)
+    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True,
+           legend=False)
     # At the lower right, unless the diagonal or a curve runs through it there.
     if legend:
         place_legend(ax, ["lower right"])
@@ -202,7 +204,7 @@ def plot_precision_recall_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes 
     if baseline and not _has(ax, "evalmetrics-prevalence"):
         ax.axhline(prevalence, color=GREY, linestyle="--", linewidth=1.0, gid="evalmetrics-prevalence",
                    label=f"prevalence {prevalence:.4f}")
-    finish(ax, xlabel="Recall", ylabel="Precision", title=title, square=True)
+    finish(ax, xlabel="Recall", ylabel="Precision", title=title, square=True, legend=False)
     if legend:
         place_legend(ax, ["lower left", "lower right", "upper right"])
     return fig
@@ -260,7 +262,7 @@ def plot_roc_and_precision_recall(cases: Mapping[str, tuple[ArrayLike, ArrayLike
 def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = None, *, false_positive_cost: float,
                     false_negative_cost: float, pos_label: Label | None = None, sample_weight: ArrayLike | None = None,
                     mark_thresholds: Sequence[float] = (), bayes: bool = True, title: str | None = None,
-                    x_range: tuple[float, float] = (0.0, 1.0)) -> Figure:
+                    x_range: tuple[float, float] = (0.0, 1.0), legend: bool = True) -> Figure:
     """Total cost against the threshold: a staircase that changes only at the scores.
 
     The cost at threshold t is that of flagging every score at least t, so
@@ -282,6 +284,8 @@ def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = Non
     title : str, optional
     x_range : (float, float), default (0, 1)
         Horizontal extent, widened if needed to show every score.
+    legend : bool, default True
+        False: no legend (the caller places one).
 
     Returns
     -------
@@ -327,9 +331,11 @@ def plot_cost_curve(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None = Non
                    label=f"Bayes threshold {threshold:.4f}, cost {cost:g}")
     ax.set_xlim(left, right)
     ax.set_ylim(bottom=0)
-    finish(ax, xlabel="Threshold (flag scores at least this)", ylabel="Total cost", title=title)
+    finish(ax, xlabel="Threshold (flag scores at least this)", ylabel="Total cost", title=title,
+           legend=False)
     # The Bayes threshold's line and the staircase leave no corner free for every data set.
-    place_legend(ax, ["upper left", "upper center", "lower right", "center left"], below={"ncol": 2})
+    if legend:
+        place_legend(ax, ["upper left", "upper center", "lower right", "center left"], below={"ncol": 2})
     return fig
 
 
@@ -389,7 +395,8 @@ def plot_iso_cost_lines(y_true: ArrayLike, y_score: ArrayLike, ax: Axes | None =
         ax.plot(grid, top - 0.25 * k + slope * grid, color=VERMILION, linewidth=0.8, linestyle=":")
     ax.plot([fpr[best]], [tpr[best]], marker="o", markersize=9, color=VERMILION, linestyle="none",
             label=f"touches at ({fpr[best]:g}, {tpr[best]:g}), threshold {curve.thresholds[best]:g}")
-    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True)
+    finish(ax, xlabel="False positive rate", ylabel="True positive rate", title=title, square=True,
+           legend=False)
     place_legend(ax, ["lower right"])
     return fig
 

@@ -197,6 +197,7 @@ def _roc_and_pr(report):
 
 
 def _reliability(report):
+    from ..plotting._style import legend_below
     from ..plotting.calibration import plot_reliability_diagram
 
     data = report.data
@@ -204,13 +205,18 @@ def _reliability(report):
                for k, c in enumerate(report.columns, start=1) if c.probabilities}
     if not columns:
         return None
-    return plot_reliability_diagram(data.y_true, columns, n_bins=report.setup.n_bins,
-                                    title=f"Reliability, {report.setup.n_bins} uniform bins",
-                                    figsize=(5.6, 5.6))
+    fig = plot_reliability_diagram(data.y_true, columns, n_bins=report.setup.n_bins,
+                                   title=f"Reliability, {report.setup.n_bins} uniform bins",
+                                   figsize=(5.6, 5.6), legend=False)
+    # Under the histogram, as the curves' legends are under theirs (no extra drawing).
+    top, bottom = fig.axes[:2]
+    handles, names = top.get_legend_handles_labels()
+    legend_below(bottom, handles=handles, labels=names)
+    return fig
 
 
 def _costs(report):
-    from ..plotting._style import pyplot
+    from ..plotting._style import legend_below, pyplot
     from ..plotting.curves import plot_cost_curve
 
     setup, data = report.setup, report.data
@@ -223,7 +229,9 @@ def _costs(report):
         span = (min(0.0, float(s.min())), max(1.0, float(s.max())))
         plot_cost_curve(data.y_true, s, ax, false_positive_cost=setup.false_positive_cost,
                         false_negative_cost=setup.false_negative_cost, mark_thresholds=marks,
-                        bayes=column.probabilities, title=figure_label(column.name, number), x_range=span)
+                        bayes=column.probabilities, title=figure_label(column.name, number), x_range=span,
+                        legend=False)
+        legend_below(ax)  # one column: two columns of one panel ran into the next
     return fig
 
 
