@@ -343,3 +343,37 @@ def test_a_long_line_is_seen_where_it_runs_and_only_there(n):
     clear = Bbox([to_display((0.05, 0.6)), to_display((0.3, 0.9))])
     assert _extents.hits(data, crossed) and not _extents.hits(data, clear)
     plt.close(fig)
+
+
+def _reliability_pair(y, s, ax, **kwargs):
+    bottom = ax.figure.add_axes((0.1, 0.0, 0.8, 0.1))
+    return plotting.plot_reliability_diagram(y, s, axes=(ax, bottom), **kwargs)
+
+
+@pytest.mark.parametrize("draw", [
+    plotting.plot_roc_curve,
+    plotting.plot_precision_recall_curve,
+    lambda y, s, ax, **k: plotting.plot_cost_curve(y, s, ax, false_positive_cost=1,
+                                                   false_negative_cost=4, **k),
+    _reliability_pair,
+], ids=["roc", "precision-recall", "cost", "reliability"])
+def test_legend_false_places_no_legend_and_draws_nothing(draw, monkeypatch):
+    # The report places its own legends under the axes: asked for none, a plotting
+    # function must not draw the figure to look for a free place (at 5e6 rows each
+    # drawing cost tens of MiB) nor leave a legend behind.  With the default it
+    # places one, drawing the figure once per place it tries.
+    from matplotlib.figure import Figure
+
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.random(300), 2)
+    draws = []
+    original = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda fig, renderer: (draws.append(1), original(fig, renderer))[1])
+    for legend, drawn in ((False, False), (True, True)):
+        fig, ax = plt.subplots(figsize=(4, 4))
+        draws.clear()
+        draw(y, s, ax, legend=legend)
+        assert (ax.get_legend() is not None) is legend
+        assert bool(draws) is drawn, draws
+        plt.close(fig)
