@@ -70,8 +70,38 @@ LIBRARY_CHILD = textwrap.dedent("""
 """)
 
 
+# The signals the tests send or expect.  A shell that runs the suite in the
+# background (`cmd &` ignores SIGINT and SIGQUIT) or under `nohup` (SIGHUP) passes
+# the ignoring on to every child; the report rightly leaves an ignored signal alone,
+# so the tests give their subjects the default dispositions of a terminal's process.
+SENT = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM")
+
+
+def default_dispositions():
+    for name in SENT:
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+    for number in range(signal.SIGRTMIN, signal.SIGRTMAX + 1):
+        signal.signal(number, signal.SIG_DFL)
+
+
 def no_core_files():
+    default_dispositions()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT's default dumps core
+
+
+@pytest.fixture
+def terminal_dispositions():
+    """The test process's own signals at their defaults while a test runs, then restored."""
+    numbers = [getattr(signal, name) for name in SENT] + list(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
+    saved = {number: signal.getsignal(number) for number in numbers}
+    try:
+        for number in numbers:
+            # (SIGINT: Python's own handler, as a process started from a terminal has)
+            signal.signal(number, signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL)
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
 
 
 def read_line(child, timeout=60):
@@ -109,16 +139,25 @@ def run_with_signals(tmp_path, signals, existing_report=False):
     return statuses, err.splitlines()
 
 
-def test_the_stopping_signals_are_the_catchable_ones_that_end_a_process():
+def test_the_stopping_signals_are_the_catchable_ones_that_end_a_process(terminal_dispositions):
     found = set(stopping_signals())
-    for name in ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM"):
+    for name in SENT:
         assert getattr(signal, name) in found
     for name in ("SIGKILL", "SIGSTOP", "SIGCHLD", "SIGSEGV", "SIGWINCH", "SIGPIPE"):
         assert getattr(signal, name) not in found  # uncatchable, harmless, a fault, or ignored by Python
     assert set(range(signal.SIGRTMIN, signal.SIGRTMAX + 1)) <= found
 
 
-def test_every_stopping_signal_leaves_no_hidden_folder_and_sets_the_status(tmp_path):
+def test_an_ignored_signal_is_left_alone(terminal_dispositions):
+    # Under `nohup` SIGHUP is ignored: the report must not start catching it.
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    found = stopping_signals()
+    assert signal.SIGHUP not in found and signal.SIGTERM in found
+    with catching_signals():
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+
+
+def test_every_stopping_signal_leaves_no_hidden_folder_and_sets_the_status(tmp_path, terminal_dispositions):
     signals = stopping_signals()
     statuses, lines = run_with_signals(tmp_path, signals)
     assert statuses == [128 + int(number) for number in signals]
