@@ -377,3 +377,37 @@ def test_legend_false_places_no_legend_and_draws_nothing(draw, monkeypatch):
         assert (ax.get_legend() is not None) is legend
         assert bool(draws) is drawn, draws
         plt.close(fig)
+
+
+def test_the_quick_rejection_by_extent_changes_no_answer(monkeypatch):
+    # hits() first compares the box with the thing's extent; on lines (NaN gaps, wide
+    # and thin), markers, bars, fills and a scatter, and boxes everywhere (touching,
+    # thin, inside, outside), every answer equals the full check's.
+    from matplotlib.transforms import Bbox
+
+    from evalmetrics.plotting import _extents
+
+    rng = np.random.default_rng(11)
+    fig, ax = plt.subplots(figsize=(4, 3), dpi=100)
+    x = np.linspace(0, 1, 40)
+    y = np.sin(6 * x)
+    y[17] = np.nan
+    ax.plot(x, y, linewidth=4)
+    ax.plot([0.2, 0.8], [0.5, 0.5], marker="o", linestyle="none", markersize=9)
+    ax.bar([0.3, 0.6], [0.4, -0.3], width=0.05)
+    ax.fill_between(x, y - 0.2, y + 0.2, alpha=0.6)
+    ax.scatter(rng.random(15), rng.random(15) - 0.5, s=30)
+    fig.canvas.draw()
+    things = _extents.marks(fig)
+    assert len(things) >= 5
+    boxes = []
+    for _ in range(400):
+        x0, y0 = rng.uniform(-20, 420), rng.uniform(-20, 320)
+        w, h = rng.choice([0.5, 3, 12, 60, 200]), rng.choice([0.5, 3, 12, 60, 200])
+        boxes.append(Bbox.from_bounds(x0, y0, w, h))
+    quick = [[_extents.hits(thing, box) for box in boxes] for thing in things]
+    monkeypatch.setattr(_extents.Marks, "extent", lambda self: None)
+    full = [[_extents.hits(thing, box) for box in boxes] for thing in things]
+    assert quick == full
+    assert 0 < sum(map(sum, full)) < len(things) * len(boxes)  # some hits, some misses
+    plt.close(fig)

@@ -135,6 +135,35 @@ class Marks:
     segments: list = dataclasses.field(default_factory=list)  # (array (n, 2), half width)
     markers: list = dataclasses.field(default_factory=list)  # (array (n, 2), half size)
     solids: list = dataclasses.field(default_factory=list)  # matplotlib Path, display coordinates
+    _extent: tuple = dataclasses.field(default=(), repr=False, compare=False)
+
+    def extent(self):
+        """(x0, y0, x1, y1) holding every segment (widened), marker and shape, or None
+        when not known (NaN in a shape): a box outside it meets nothing of the thing."""
+        key = (len(self.segments), len(self.markers), len(self.solids))
+        if not self._extent or self._extent[0] != key:
+            self._extent = (key, _extent_of(self))
+        return self._extent[1]
+
+
+def _extent_of(data):
+    lows, highs = [], []
+    for points, half in [*data.segments, *data.markers]:
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        xy = xy[np.isfinite(xy).all(axis=1)]  # a non-finite point is drawn nowhere
+        if len(xy):
+            lows.append(xy.min(axis=0) - half)
+            highs.append(xy.max(axis=0) + half)
+    for path in data.solids:
+        box = path.get_extents()
+        lows.append(np.array([box.x0, box.y0]))
+        highs.append(np.array([box.x1, box.y1]))
+    if not lows:
+        return (np.inf, np.inf, -np.inf, -np.inf)  # nothing drawn: nothing to meet
+    low, high = np.min(lows, axis=0), np.max(highs, axis=0)
+    if not (np.isfinite(low).all() and np.isfinite(high).all()):
+        return None
+    return (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
 
 
 def pixels_per_point(dpi):
@@ -341,6 +370,13 @@ def _solid_hit(path, box):
 
 def hits(data, box):
     """Whether a plotted thing runs through ``box`` (inside the thing's clip box)."""
+    # Most (text, thing) pairs of a figure are far apart: their boxes say so at once.
+    extent = data.extent()
+    if extent is not None:
+        x0, y0, x1, y1 = (box.x0 + TOLERANCE_PX, box.y0 + TOLERANCE_PX,
+                          box.x1 - TOLERANCE_PX, box.y1 - TOLERANCE_PX)
+        if extent[2] < x0 or extent[0] > x1 or extent[3] < y0 or extent[1] > y1:
+            return False
     box = _intersection(shrunk(box, TOLERANCE_PX), data.clip)
     if box is None or box.width <= 0 or box.height <= 0:
         return False
