@@ -298,6 +298,19 @@ def _timings_file(app) -> Path:
     return cache.with_name(cache.name + ".seconds.json")
 
 
+# The wheel of the notebooks' zip, being built (notebook_zip.start_wheel) while Sphinx
+# reads and writes the pages on one core: a function that waits for it.
+_wheel: list = []
+
+
+def _start_wheel(app):
+    if app.builder.format != "html":
+        return None
+    wait = notebook_zip.start_wheel(ROOT, ROOT / "_build" / "wheel", package_version())
+    _wheel[:] = [wait]
+    return wait
+
+
 def _on_env_before_read_docs(app, env, docnames):
     """Parallel execution: the pages about to be read that myst-nb would execute
     run now, ``evalmetrics_execution_workers`` kernels at a time, into its cache."""
@@ -319,6 +332,7 @@ def _on_env_before_read_docs(app, env, docnames):
     cache = get_cache(nb_config.execution_cache_path)
     done = preexecute.preexecute(pages, cache, workers, timings_file=_timings_file(app),
                                  log=logger.info)
+    _start_wheel(app)
     failed = [build_failures.describe(page.docname, page.notebook, page.error)
               for page in done if page.error is not None]
     if failed:
@@ -545,7 +559,7 @@ def _write_zip(app, book: notebooks.Book) -> None:
             chapters.append((book.chapters.get(docname, ""), book.titles.get(docname, docname),
                              notebook.name))
     try:
-        wheel = notebook_zip.build_wheel(ROOT, ROOT / "_build" / "wheel", book.version)
+        wheel = (_wheel.pop() if _wheel else _start_wheel(app))()
     except RuntimeError as error:
         logger.warning(f"notebooks zip: {error}")
         return

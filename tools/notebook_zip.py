@@ -74,21 +74,32 @@ def package_fingerprint(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def build_wheel(root: Path, cache: Path, version: str) -> Path:
-    """The wheel of the package at ``root``, built once per state of its sources."""
+def start_wheel(root: Path, cache: Path, version: str):
+    """Start building the wheel of the package at ``root`` (once per state of its
+    sources) and return a function that waits for it and returns its path.
+
+    ``pip wheel`` takes about 3 s, in a process of its own: the book's build starts it
+    when its kernels are done and takes the wheel when it writes the zip, so that the
+    build, on one core by then, does not wait for it.
+    """
     folder = cache / package_fingerprint(root)
     wheel = folder / f"evalmetrics-{version}-py3-none-any.whl"
     if wheel.is_file():
-        return wheel
+        return lambda: wheel
     if cache.exists():
         shutil.rmtree(cache)  # wheels of older sources
     folder.mkdir(parents=True)
-    result = subprocess.run(
+    process = subprocess.Popen(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir",
-         str(folder), str(root)], capture_output=True, text=True)
-    if result.returncode != 0 or not wheel.is_file():
-        raise RuntimeError(f"pip wheel failed:\n{result.stderr[-3000:]}")
-    return wheel
+         str(folder), str(root)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def wait() -> Path:
+        _, stderr = process.communicate()
+        if process.returncode != 0 or not wheel.is_file():
+            raise RuntimeError(f"pip wheel failed:\n{(stderr or '')[-3000:]}")
+        return wheel
+
+    return wait
 
 
 def _name(requirement: str) -> str:
