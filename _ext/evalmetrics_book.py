@@ -303,7 +303,8 @@ def _timings_file(app) -> Path:
 _wheel: list = []
 
 
-def _start_wheel(app):
+def _start_wheel(app, *args):
+    """Connected to env-before-read-docs after the pre-execution: the kernels are done."""
     if app.builder.format != "html":
         return None
     wait = notebook_zip.start_wheel(ROOT, ROOT / "_build" / "wheel", package_version())
@@ -332,7 +333,6 @@ def _on_env_before_read_docs(app, env, docnames):
     cache = get_cache(nb_config.execution_cache_path)
     done = preexecute.preexecute(pages, cache, workers, timings_file=_timings_file(app),
                                  log=logger.info)
-    _start_wheel(app)
     failed = [build_failures.describe(page.docname, page.notebook, page.error)
               for page in done if page.error is not None]
     if failed:
@@ -709,6 +709,7 @@ def setup(app):
     app.add_config_value("evalmetrics_execution_workers", _workers_default(), "", int)
     app.connect("config-inited", _on_config_inited, priority=100)
     app.connect("env-before-read-docs", _on_env_before_read_docs)
+    app.connect("env-before-read-docs", _start_wheel, priority=600)
     app.connect("html-page-context", _on_page_context, priority=400)
     # After sphinx-book-theme built the header buttons (its priority 501).
     app.connect("html-page-context", _offer_zip, priority=600)
