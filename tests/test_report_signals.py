@@ -75,27 +75,23 @@ LIBRARY_CHILD = textwrap.dedent("""
 # the ignoring on to every child; the report rightly leaves an ignored signal alone,
 # so the tests give their subjects the default dispositions of a terminal's process.
 SENT = ("SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM")
-
-
-def default_dispositions():
-    for name in SENT:
-        signal.signal(getattr(signal, name), signal.SIG_DFL)
-    for number in range(signal.SIGRTMIN, signal.SIGRTMAX + 1):
-        signal.signal(number, signal.SIG_DFL)
+RESET = [getattr(signal, name) for name in SENT] + list(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
 
 
 def no_core_files():
-    default_dispositions()
+    # (a child: every signal of RESET at its default; Python then installs its own
+    # SIGINT handler, as for a process started from a terminal)
+    for number in RESET:
+        signal.signal(number, signal.SIG_DFL)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGQUIT's default dumps core
 
 
 @pytest.fixture
 def terminal_dispositions():
     """The test process's own signals at their defaults while a test runs, then restored."""
-    numbers = [getattr(signal, name) for name in SENT] + list(range(signal.SIGRTMIN, signal.SIGRTMAX + 1))
-    saved = {number: signal.getsignal(number) for number in numbers}
+    saved = {number: signal.getsignal(number) for number in RESET}
     try:
-        for number in numbers:
+        for number in RESET:
             # (SIGINT: Python's own handler, as a process started from a terminal has)
             signal.signal(number, signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL)
         yield

@@ -135,7 +135,7 @@ class Marks:
     segments: list = dataclasses.field(default_factory=list)  # (array (n, 2), half width)
     markers: list = dataclasses.field(default_factory=list)  # (array (n, 2), half size)
     solids: list = dataclasses.field(default_factory=list)  # matplotlib Path, display coordinates
-    _extent: tuple = dataclasses.field(default=(), repr=False, compare=False)
+    _extent: tuple = dataclasses.field(default=(), init=False, repr=False, compare=False)
 
     def extent(self):
         """(x0, y0, x1, y1) holding every segment (widened), marker and shape, or None
