@@ -66,8 +66,13 @@ def open_page(browser, url: str, *, size: str = "1280x800", theme: str = "light"
     """A new context at ``size`` in ``theme`` (the theme's own setting, as a reader's
     choice is stored), the page loaded and its equations typeset.  Returns (context, page)."""
     context = browser.new_context(viewport=SIZES[size], color_scheme=theme)
-    # pydata-sphinx-theme keeps the reader's choice of light or dark under "mode".
-    context.add_init_script(f"localStorage.setItem('mode', '{theme}');")
+    # pydata-sphinx-theme keeps the reader's choice under "mode" and the theme it
+    # resolves to under "theme"; its script in <head> reads both, so a reader who
+    # chose dark never sees the light colours.  With "mode" alone the page starts
+    # light and turns dark when the theme's script runs, and the colour transitions
+    # of Bootstrap's buttons (0.15 s) were measured half-way (CI, stop 28).
+    context.add_init_script(f"localStorage.setItem('mode', '{theme}');"
+                            f"localStorage.setItem('theme', '{theme}');")
     leaving = _offline(context)
     page = context.new_page()
     page.goto(url, wait_until="load")
@@ -75,6 +80,11 @@ def open_page(browser, url: str, *, size: str = "1280x800", theme: str = "light"
                            "(window.MathJax && MathJax.startup && MathJax.startup.promise)",
                            timeout=20_000)
     page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    # What a reader sees once the page has settled: no transition half-way.
+    # (Animations that never end, such as a spinner, are not waited for.)
+    page.evaluate("() => Promise.all(document.getAnimations()"
+                  ".filter(a => a.effect && a.effect.getComputedTiming().endTime < Infinity)"
+                  ".map(a => a.finished.catch(() => null)))")
     shown = page.evaluate("() => document.documentElement.dataset.theme")
     assert shown == theme, f"{url}: the page shows the {shown} theme, not {theme}"
     assert leaving == [], f"{url}: requests to other hosts: {leaving}"
