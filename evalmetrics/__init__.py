@@ -5,17 +5,17 @@ One module per idea, each mirrored by a chapter of the handbook:
 ========================  ==================================================
 ``arrays``                input validation, :func:`ratio`
 ``counts``                confusion matrix, :class:`BinaryCounts`
-``rates``                 accuracy, precision, recall, F-beta, MCC, kappa
+``rates``                 accuracy, precision, recall, F-beta, MCC, kappa, LR+/LR-
 ``averaging``             macro, micro and weighted averages over classes
-``curves``                :func:`threshold_table`, ROC and precision-recall
-``ranking``               the AUC as a probability (pairs, ranks)
+``curves``                :func:`threshold_table`, ROC, precision-recall, DET
+``ranking``               the AUC as a probability (pairs, ranks, classes)
 ``costs``                 cost curves and cost-optimal thresholds
 ``budgets``               precision and recall at k, gain, lift, top-k accuracy
-``calibration``           Brier score and decomposition, log loss, reliability, CORP
-``recalibration``         Platt scaling, isotonic regression, PlattCalibrated
-``regression``            MSE, RMSE, MAE, MAPE, R-squared
-``cross_validation``      splitters and out-of-fold probabilities
-``intervals``             Wald, Wilson and bootstrap intervals
+``calibration``           Brier score and decomposition, log loss, reliability, ECE
+``recalibration``         Platt, isotonic and temperature scaling
+``regression``            MSE, RMSE, MAE, MAPE, MASE, R-squared, pinball loss
+``cross_validation``      splitters, out-of-fold probabilities, nested CV
+``intervals``             Wald, Wilson, exact, Agresti-Coull, bootstrap
 ``delong``                DeLong's variance of the AUC, intervals and tests
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
