@@ -3,28 +3,28 @@
 One module per idea, each mirrored by a chapter of the handbook:
 
 ========================  ==================================================
-``arrays``                input validation, :func:`ratio`
+``arrays``                :func:`ratio`, the undefined-metric warning
 ``counts``                confusion matrix, :class:`BinaryCounts`
 ``rates``                 accuracy, precision, recall, F-beta, MCC, kappa, LR+/LR-
 ``averaging``             macro, micro and weighted averages over classes
-``curves``                :func:`threshold_table`, ROC, precision-recall, DET
-``ranking``               the AUC as a probability (pairs, ranks, classes)
+``curves``                ROC, precision-recall and DET curves, ROC AUC, AP
+``ranking``               the AUC as a probability (pairs, ranks)
 ``costs``                 cost curves and cost-optimal thresholds
 ``budgets``               precision and recall at k, gain, lift, top-k accuracy
-``calibration``           Brier score and decomposition, log loss, reliability, ECE
-``recalibration``         Platt, isotonic and temperature scaling
+``calibration``           Brier score and decompositions, log loss, ECE, CORP
+``recalibration``         Platt scaling, isotonic regression, temperature scaling
 ``regression``            MSE, RMSE, MAE, MAPE, MASE, R-squared, pinball loss
 ``cross_validation``      splitters, out-of-fold probabilities, nested CV
-``intervals``             Wald, Wilson, exact, Agresti-Coull, bootstrap
+``intervals``             Wald, Wilson, Agresti-Coull, exact; bootstrap
 ``delong``                DeLong's variance of the AUC, intervals and tests
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
 ``worked_example``        the twelve units, the graded parts, six households
-``plotting``              figures (matplotlib, imported when drawing)
+``plotting``              figures (matplotlib) and explorers (Vega-Lite)
 ``report``                evaluation reports: ``evalmetrics report``
 ========================  ==================================================
 
-Every public function of these modules (``plotting`` and ``report`` apart)
+Every public function and class of these modules (``plotting`` and ``report`` apart)
 is importable from ``evalmetrics`` itself.  The book's companion code --
 the pitfalls, the studies, the screening project, the comparisons with
 scikit-learn -- is not part of this namespace: it lives in
