@@ -39,7 +39,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import layout_check  # noqa: E402  (tests/browser/layout_check.py)
-from conftest import run_make, toc_chapters  # noqa: E402
+from conftest import build_lock, run_make, toc_chapters  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -128,11 +128,23 @@ def browser(chromium):
 
 
 @pytest.fixture(scope="session")
-def screenshots() -> Path:
-    if SCREENSHOTS.exists():
-        shutil.rmtree(SCREENSHOTS)
-    SCREENSHOTS.mkdir(parents=True)
-    return SCREENSHOTS
+def screenshots(testrun_uid) -> Path:
+    return emptied_once(SCREENSHOTS, testrun_uid)
+
+
+def emptied_once(folder: Path, run: str) -> Path:
+    """``folder``, emptied once per test run and then shared.  Every xdist worker has
+    its own session: each emptying the screenshots' folder unguarded, two workers raced
+    (one's ``rmtree`` under the other's ``mkdir`` or screenshot).  The first worker of
+    the run empties it, under a lock, and marks it with the run's id."""
+    mark = folder / ".test-run"
+    with build_lock(folder.name):
+        if not (mark.is_file() and mark.read_text(encoding="utf-8") == run):
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir(parents=True)
+            mark.write_text(run, encoding="utf-8")
+    return folder
 
 
 class Visit:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -25,6 +26,7 @@ from site_check import (  # fixtures: the site_check plugin
     ZH_TRANSLATED,
     Visit,
     _check_page,
+    emptied_once,
     toc_chapters,
 )
 
@@ -128,3 +130,22 @@ def test_chinese_search_finds_a_glossary_term(browser, server, built_site, mode)
         assert visit.errors == [] and visit.external == []
     finally:
         visit.close()
+
+
+def test_the_screenshots_folder_is_emptied_once_per_run(tmp_path):
+    # Each xdist worker asks for the folder; only the run's first request empties it,
+    # and no worker's request removes another's screenshot.
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    (folder / "last-run.jpg").write_text("old", encoding="utf-8")
+
+    def worker(number):  # a worker's first request, then its screenshot
+        assert emptied_once(folder, "run-1") == folder
+        (folder / f"{number}.jpg").write_text(str(number), encoding="utf-8")
+
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(worker, range(64)))
+    assert sorted(path.name for path in folder.glob("*.jpg")) == \
+        sorted(f"{number}.jpg" for number in range(64))
+    emptied_once(folder, "run-2")
+    assert [path.name for path in folder.iterdir()] == [".test-run"]
