@@ -1,13 +1,13 @@
 """evalmetrics: evaluation metrics from scratch in NumPy.
 
-One module per idea, each mirrored by a chapter of the handbook:
+One module per idea:
 
 ========================  ==================================================
 ``arrays``                :func:`ratio`, the undefined-metric warning
 ``counts``                confusion matrix, :class:`BinaryCounts`
 ``rates``                 accuracy, precision, recall, F-beta, MCC, kappa, LR+/LR-
 ``averaging``             macro, micro and weighted averages over classes
-``curves``                ROC, precision-recall and DET curves, ROC AUC, AP
+``curves``                threshold table; ROC, PR, DET curves; ROC AUC, average precision
 ``ranking``               the AUC as a probability (pairs, ranks)
 ``costs``                 cost curves and cost-optimal thresholds
 ``budgets``               precision and recall at k, gain, lift, top-k accuracy
@@ -19,7 +19,7 @@ One module per idea, each mirrored by a chapter of the handbook:
 ``delong``                DeLong's variance of the AUC, intervals and tests
 ``models``                logistic regression and Gaussian naive Bayes
 ``datasets``              synthetic data and the breast-cancer loader
-``worked_example``        the twelve units, the graded parts, six households
+``worked_example``        the twelve units, the graded parts, the six households
 ``plotting``              figures (matplotlib) and explorers (Vega-Lite)
 ``report``                evaluation reports: ``evalmetrics report``
 ========================  ==================================================
@@ -29,8 +29,8 @@ is importable from ``evalmetrics`` itself.  The book's companion code --
 the pitfalls, the studies, the screening project, the comparisons with
 scikit-learn -- is not part of this namespace: it lives in
 :mod:`evalmetrics.handbook`, which the pages import explicitly.  numpy is
-the only hard dependency: scikit-learn, SciPy and matplotlib are imported
-inside the few functions that need them.
+the only hard dependency: scikit-learn, SciPy, matplotlib and vl-convert-python
+are imported inside the few functions (and methods) that need them.
 """
 
 from . import (

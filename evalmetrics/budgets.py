@@ -15,8 +15,9 @@ and what share of all positives they hold.
   share of cases whose class is among the ``k`` highest of its row of scores,
   as scikit-learn computes it, ties included.
 
-The worked example in every docstring is the twelve units of
-:func:`evalmetrics.worked_example.twelve_units`.
+The examples use the twelve units of
+:func:`evalmetrics.worked_example.twelve_units`, except that of
+:func:`top_k_accuracy` (several classes).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@
 * :func:`six_households` -- daily electricity use of six households and a
   model's forecasts.
 
-Every docstring example in the package uses the twelve units.
+Most docstring examples in the package use the twelve units; those of
+``regression``, the six households.
 """
 
 from __future__ import annotations
