@@ -181,6 +181,7 @@ def test_bad_labels_in_y_true_are_refused_naming_y_true(metric, data):
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered in cast:RuntimeWarning")  # sklearn, on NaN
+@pytest.mark.filterwarnings("ignore:invalid value encountered in reduce:RuntimeWarning")  # numpy, on NaN
 @generated
 @given(data=st.data())
 def test_scikit_learn_refuses_the_same_labels(data):
