@@ -24,8 +24,8 @@ One module per idea:
 ``report``                evaluation reports: ``evalmetrics report``
 ========================  ==================================================
 
-Every public function and class of these modules (``plotting`` and ``report`` apart)
-is importable from ``evalmetrics`` itself.  The book's companion code --
+Every public function and class of these modules (``plotting`` and
+``report`` apart) is importable from ``evalmetrics`` itself.  The book's companion code --
 the pitfalls, the studies, the screening project, the comparisons with
 scikit-learn -- is not part of this namespace: it lives in
 :mod:`evalmetrics.handbook`, which the pages import explicitly.  numpy is
